@@ -1,0 +1,1 @@
+"""Dixit, the storytelling card game."""
