@@ -1,0 +1,1 @@
+"""The ``dixit`` command line: the composition root that wires the other packages together."""

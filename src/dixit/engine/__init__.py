@@ -1,0 +1,71 @@
+"""The Dixit rules engine: pure, deterministic, event-sourced. Standard library only, no I/O.
+
+>>> import random
+>>> from dixit.engine import StartGame, execute, rules_for
+>>> deck = tuple(f"card{i:02}" for i in range(84))
+>>> state, events = execute(None, StartGame(("ann", "bo", "cy", "di"), deck, rules_for("classic"),
+...                                         first_storyteller="ann"), random.Random(1))
+>>> state.phase, state.storyteller, len(state.hands["bo"]), len(state.pile)
+(<Phase.CLUE: 'clue'>, 'ann', 6, 60)
+"""
+
+from .commands import CardId, CastVote, Command, GiveClue, PlayerId, StartGame, SubmitCards
+from .decide import decide, execute
+from .errors import GameError
+from .events import (
+    CardsDrawn,
+    CardsSubmitted,
+    ClueGiven,
+    Event,
+    GameEnded,
+    GameStarted,
+    PileReshuffled,
+    PointsAwarded,
+    RoundScored,
+    RoundStarted,
+    TableLaid,
+    VoteCast,
+)
+from .legal import LegalActions, legal_actions, waiting_for
+from .rules import EDITIONS, Rules, rules_for
+from .scoring import score_round
+from .state import GameState, Phase, evolve, replay
+from .views import PlayerView, player_view
+
+__all__ = [
+    "EDITIONS",
+    "CardId",
+    "CardsDrawn",
+    "CardsSubmitted",
+    "CastVote",
+    "ClueGiven",
+    "Command",
+    "Event",
+    "GameEnded",
+    "GameError",
+    "GameStarted",
+    "GameState",
+    "GiveClue",
+    "LegalActions",
+    "Phase",
+    "PileReshuffled",
+    "PlayerId",
+    "PlayerView",
+    "PointsAwarded",
+    "RoundScored",
+    "RoundStarted",
+    "Rules",
+    "StartGame",
+    "SubmitCards",
+    "TableLaid",
+    "VoteCast",
+    "decide",
+    "evolve",
+    "execute",
+    "legal_actions",
+    "player_view",
+    "replay",
+    "rules_for",
+    "score_round",
+    "waiting_for",
+]

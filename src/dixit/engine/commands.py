@@ -1,0 +1,53 @@
+"""What players (and the host) ask the engine to do. Imperative names; frozen values."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .rules import CLASSIC, Rules
+
+PlayerId = str
+CardId = str
+
+
+@dataclass(frozen=True, slots=True)
+class StartGame:
+    """Shuffle ``deck`` and deal. ``first_storyteller`` None: the first player to give a clue."""
+
+    players: tuple[PlayerId, ...]
+    deck: tuple[CardId, ...]
+    rules: Rules = field(default=CLASSIC)
+    first_storyteller: PlayerId | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GiveClue:
+    """The storyteller picks a card from their hand and says a clue for it."""
+
+    player: PlayerId
+    card: CardId
+    clue: str
+
+
+@dataclass(frozen=True, slots=True)
+class SubmitCards:
+    """A player other than the storyteller hands in their matching card(s), face down."""
+
+    player: PlayerId
+    cards: tuple[CardId, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CastVote:
+    """A player other than the storyteller votes for the card they think is the storyteller's."""
+
+    player: PlayerId
+    card: CardId
+
+
+Command = StartGame | GiveClue | SubmitCards | CastVote
+PLAYER_COMMANDS: tuple[type[GiveClue | SubmitCards | CastVote], ...] = (
+    GiveClue,
+    SubmitCards,
+    CastVote,
+)

@@ -1,0 +1,226 @@
+"""Commands in, events out. ``decide`` validates everything first, so a rejection changes nothing.
+
+Randomness (shuffling the deck, laying the table, reshuffling discards) comes from the ``rng`` the
+caller passes in and is written into the events, so replaying never draws a random number.
+"""
+
+from __future__ import annotations
+
+import random
+
+from . import errors
+from .commands import CastVote, Command, GiveClue, PlayerId, StartGame, SubmitCards
+from .errors import GameError
+from .events import (
+    CardsDrawn,
+    CardsSubmitted,
+    ClueGiven,
+    Event,
+    GameEnded,
+    GameStarted,
+    PileReshuffled,
+    RoundScored,
+    RoundStarted,
+    TableLaid,
+    VoteCast,
+)
+from .rules import check_players, validate
+from .scoring import score_round
+from .state import GameState, Phase, evolve
+
+END_DECK = "deck_exhausted"
+END_SCORE = "score_reached"
+END_ROUNDS = "round_limit"
+
+
+def decide(state: GameState | None, command: Command, rng: random.Random) -> list[Event]:
+    """The events ``command`` causes, or a :class:`GameError` (and no change)."""
+    if isinstance(command, StartGame):
+        if state is not None:
+            raise GameError(errors.GAME_ALREADY_STARTED, "the game has already started")
+        return _start(command, rng)
+    if state is None:
+        raise GameError(errors.GAME_NOT_STARTED, "the game has not started")
+    if state.phase is Phase.OVER:
+        raise GameError(errors.GAME_OVER, "the game is over")
+    if command.player not in state.hands:
+        raise GameError(errors.NOT_A_PLAYER, f"{command.player!r} is not playing in this game")
+    if isinstance(command, GiveClue):
+        return _give_clue(state, command)
+    if isinstance(command, SubmitCards):
+        return _submit(state, command, rng)
+    if isinstance(command, CastVote):
+        return _vote(state, command, rng)
+    raise GameError(errors.UNKNOWN_COMMAND, f"unknown command {type(command).__name__}")
+
+
+def execute(
+    state: GameState | None, command: Command, rng: random.Random
+) -> tuple[GameState, list[Event]]:
+    """Decide and fold: the new state and the events that made it."""
+    events = decide(state, command, rng)
+    for event in events:
+        state = evolve(state, event)
+    assert state is not None
+    return state, events
+
+
+def _start(command: StartGame, rng: random.Random) -> list[Event]:
+    rules, players, deck = command.rules, tuple(command.players), tuple(command.deck)
+    validate(rules)
+    check_players(rules, len(players))
+    if len(set(players)) != len(players) or not all(isinstance(p, str) and p for p in players):
+        raise GameError(errors.DUPLICATE_PLAYER, "players must be distinct non-empty names")
+    if len(set(deck)) != len(deck):
+        raise GameError(errors.DUPLICATE_CARD_IN_DECK, "the deck holds the same card twice")
+    need = rules.min_deck_size_for(len(players))
+    if len(deck) < need:
+        raise GameError(
+            errors.DECK_TOO_SMALL,
+            f"{len(players)} players need at least {need} cards; the deck has {len(deck)}",
+        )
+    first = command.first_storyteller
+    if first is not None and first not in players:
+        raise GameError(errors.UNKNOWN_PLAYER, f"first storyteller {first!r} is not playing")
+    pile = list(deck)
+    rng.shuffle(pile)
+    hand = rules.hand_size_for(len(players))
+    # Players draw in seat order from the top of the shuffled pile.
+    draws = tuple((p, tuple(pile[i * hand : (i + 1) * hand])) for i, p in enumerate(players))
+    return [
+        GameStarted(rules=rules, players=players, pile=tuple(pile)),
+        CardsDrawn(draws=draws),
+        RoundStarted(round=1, storyteller=first),
+    ]
+
+
+def _check_phase(state: GameState, phase: Phase, doing: str) -> None:
+    if state.phase is not phase:
+        raise GameError(errors.WRONG_PHASE, f"cannot {doing} now: the game is in {state.phase}")
+
+
+def _give_clue(state: GameState, command: GiveClue) -> list[Event]:
+    _check_phase(state, Phase.CLUE, "give a clue")
+    player = command.player
+    if state.storyteller is not None and state.storyteller != player:
+        raise GameError(errors.NOT_YOUR_TURN, f"{state.storyteller} is the storyteller")
+    if command.card not in state.hands[player]:
+        raise GameError(errors.CARD_NOT_IN_HAND, "that card is not in your hand")
+    clue = command.clue.strip() if isinstance(command.clue, str) else ""
+    if not clue:
+        raise GameError(errors.CLUE_EMPTY, "the clue is empty")
+    if len(clue) > state.rules.clue_max_length:
+        raise GameError(
+            errors.CLUE_TOO_LONG, f"a clue has at most {state.rules.clue_max_length} characters"
+        )
+    return [ClueGiven(storyteller=player, card=command.card, clue=clue)]
+
+
+def _submit(state: GameState, command: SubmitCards, rng: random.Random) -> list[Event]:
+    player = command.player
+    if state.phase is Phase.CLUE and state.storyteller is None:
+        raise GameError(errors.WRONG_PHASE, "no clue has been given yet")
+    _check_phase(state, Phase.SUBMIT, "submit cards")
+    if player == state.storyteller:
+        raise GameError(errors.STORYTELLER_CANNOT_SUBMIT, "the storyteller does not submit")
+    if player in state.submissions:
+        raise GameError(errors.ALREADY_SUBMITTED, "you have already submitted this round")
+    cards = command.cards
+    count = state.rules.cards_each_for(len(state.players))
+    if len(cards) != count:
+        raise GameError(errors.WRONG_CARD_COUNT, f"submit exactly {count} card(s)")
+    if len(set(cards)) != len(cards):
+        raise GameError(errors.DUPLICATE_CARD, "the same card twice")
+    hand = state.hands[player]
+    if any(card not in hand for card in cards):
+        raise GameError(errors.CARD_NOT_IN_HAND, "that card is not in your hand")
+    events: list[Event] = [CardsSubmitted(player=player, cards=tuple(cards))]
+    if len(state.submissions) + 1 == len(state.players) - 1:
+        assert state.storyteller_card is not None
+        table = [state.storyteller_card, *cards]
+        for submitted in state.submissions.values():
+            table.extend(submitted)
+        rng.shuffle(table)
+        events.append(TableLaid(cards=tuple(table)))
+    return events
+
+
+def _vote(state: GameState, command: CastVote, rng: random.Random) -> list[Event]:
+    player = command.player
+    if state.phase is not Phase.VOTE:
+        _check_phase(state, Phase.VOTE, "vote")
+    if player == state.storyteller:
+        raise GameError(errors.STORYTELLER_CANNOT_VOTE, "the storyteller does not vote")
+    if player in state.votes:
+        raise GameError(errors.ALREADY_VOTED, "you have already voted this round")
+    if command.card not in state.table:
+        raise GameError(errors.CARD_NOT_ON_TABLE, "that card is not on the table")
+    if command.card in state.submissions[player]:
+        raise GameError(errors.CANNOT_VOTE_OWN_CARD, "you cannot vote for your own card")
+    events: list[Event] = [VoteCast(player=player, card=command.card)]
+    if len(state.votes) + 1 == len(state.players) - 1:
+        votes = dict(state.votes)
+        votes[player] = command.card
+        events.extend(_end_round(state, votes, rng))
+    return events
+
+
+def _end_round(state: GameState, votes: dict[PlayerId, str], rng: random.Random) -> list[Event]:
+    """Reveal and score; then end the game or refill hands and start the next round."""
+    players, rules, storyteller = state.players, state.rules, state.storyteller
+    assert storyteller is not None and state.storyteller_card is not None
+    owner_of = {state.storyteller_card: storyteller}
+    for p, cards in state.submissions.items():
+        for card in cards:
+            owner_of[card] = p
+    outcome, awards = score_round(
+        players, storyteller, owner_of, votes, rules.lone_finder_bonus_for(len(players))
+    )
+    scored = RoundScored(
+        round=state.round,
+        storyteller=storyteller,
+        clue=state.clue or "",
+        storyteller_card=state.storyteller_card,
+        table=state.table,
+        owners=tuple((card, owner_of[card]) for card in state.table),
+        votes=tuple((p, votes[p]) for p in players if p in votes),
+        outcome=outcome,
+        awards=awards,
+    )
+    events: list[Event] = [scored]
+    scores = dict(state.scores)
+    for award in awards:
+        scores[award.player] += award.points
+    if rules.end_at_score is not None and max(scores.values()) >= rules.end_at_score:
+        return [*events, _game_over(scores, END_SCORE)]
+    if rules.max_rounds is not None and state.round >= rules.max_rounds:
+        return [*events, _game_over(scores, END_ROUNDS)]
+
+    # Refill: every player draws back to a full hand, in seat order.
+    hand_size = rules.hand_size_for(len(players))
+    needs = [(p, hand_size - len(state.hands[p])) for p in players]
+    pile = state.pile
+    total = sum(n for _, n in needs)
+    if len(pile) < total and rules.reshuffle_discards:
+        new_pile = [*pile, *state.discard, *state.table]
+        rng.shuffle(new_pile)
+        pile = tuple(new_pile)
+        events.append(PileReshuffled(pile=pile))
+    draws = []
+    taken = 0
+    for p, n in needs:
+        cards = pile[taken : taken + n]
+        taken += len(cards)
+        if cards:
+            draws.append((p, cards))
+    events.append(CardsDrawn(draws=tuple(draws)))
+    if taken == len(pile) and (not rules.reshuffle_discards or taken < total):
+        return [*events, _game_over(scores, END_DECK)]
+    next_storyteller = state.next_storyteller()
+    events.append(RoundStarted(round=state.round + 1, storyteller=next_storyteller))
+    return events
+
+
+def _game_over(scores: dict[PlayerId, int], reason: str) -> GameEnded:
+    best = max(scores.values())
+    return GameEnded(winners=tuple(p for p, s in scores.items() if s == best), reason=reason)

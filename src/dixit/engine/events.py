@@ -1,0 +1,124 @@
+"""Past facts. A game is its list of events; :func:`dixit.engine.state.evolve` folds them.
+
+Chance is recorded, never re-rolled: shuffles appear as the resulting orders.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .commands import CardId, PlayerId
+from .rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class GameStarted:
+    rules: Rules
+    players: tuple[PlayerId, ...]
+    pile: tuple[CardId, ...]  # the shuffled deck, top first
+
+
+@dataclass(frozen=True, slots=True)
+class CardsDrawn:
+    """Players take cards from the top of the pile, in the order listed (deal or refill)."""
+
+    draws: tuple[tuple[PlayerId, tuple[CardId, ...]], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStarted:
+    round: int
+    storyteller: PlayerId | None  # None: anyone may claim the role by giving the first clue
+
+
+@dataclass(frozen=True, slots=True)
+class ClueGiven:
+    storyteller: PlayerId
+    card: CardId
+    clue: str
+
+
+@dataclass(frozen=True, slots=True)
+class CardsSubmitted:
+    player: PlayerId
+    cards: tuple[CardId, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TableLaid:
+    """All cards are in: the storyteller's and the submitted cards, shuffled, numbered from 1."""
+
+    cards: tuple[CardId, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class VoteCast:
+    player: PlayerId
+    card: CardId
+
+
+@dataclass(frozen=True, slots=True)
+class PointsAwarded:
+    player: PlayerId
+    points: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class RoundScored:
+    """The reveal: whose card was whose, every vote, and each player's points with reasons."""
+
+    round: int
+    storyteller: PlayerId
+    clue: str
+    storyteller_card: CardId
+    table: tuple[CardId, ...]
+    owners: tuple[tuple[CardId, PlayerId], ...]  # in table order
+    votes: tuple[tuple[PlayerId, CardId], ...]  # in seat order
+    outcome: str  # "everybody" | "nobody" | "some"
+    awards: tuple[PointsAwarded, ...]
+
+    def points(self) -> dict[PlayerId, int]:
+        totals: dict[PlayerId, int] = {}
+        for award in self.awards:
+            totals[award.player] = totals.get(award.player, 0) + award.points
+        return totals
+
+
+@dataclass(frozen=True, slots=True)
+class PileReshuffled:
+    """The rest of the draw pile and the discard pile, shuffled into a new draw pile (2021)."""
+
+    pile: tuple[CardId, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded:
+    winners: tuple[PlayerId, ...]
+    reason: str  # "deck_exhausted" | "score_reached" | "round_limit"
+
+
+Event = (
+    GameStarted
+    | CardsDrawn
+    | RoundStarted
+    | ClueGiven
+    | CardsSubmitted
+    | TableLaid
+    | VoteCast
+    | RoundScored
+    | PileReshuffled
+    | GameEnded
+)
+EVENT_TYPES: tuple[type[Event], ...] = (
+    GameStarted,
+    CardsDrawn,
+    RoundStarted,
+    ClueGiven,
+    CardsSubmitted,
+    TableLaid,
+    VoteCast,
+    RoundScored,
+    PileReshuffled,
+    GameEnded,
+)

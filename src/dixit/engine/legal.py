@@ -1,0 +1,68 @@
+"""What a player may do now: the one source both the engine's checks and every client use."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .commands import CardId, PlayerId
+from .state import GameState, Phase
+
+
+@dataclass(frozen=True, slots=True)
+class LegalActions:
+    """The moves open to one player. Empty tuples mean "nothing to do now".
+
+    - ``give_clue``: cards the player may tell a clue about (``max_clue_length`` bounds the clue);
+    - ``submit``: cards the player may hand in, exactly ``submit_count`` distinct ones;
+    - ``vote``: table cards the player may vote for (never their own).
+    """
+
+    give_clue: tuple[CardId, ...] = ()
+    submit: tuple[CardId, ...] = ()
+    submit_count: int = 0
+    vote: tuple[CardId, ...] = ()
+    max_clue_length: int = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.give_clue or self.submit or self.vote)
+
+
+NOTHING = LegalActions()
+
+
+def legal_actions(state: GameState, player: PlayerId) -> LegalActions:
+    phase = state.phase
+    if player not in state.hands:
+        return NOTHING
+    if phase is Phase.CLUE:
+        if state.storyteller is None or state.storyteller == player:
+            return LegalActions(
+                give_clue=state.hands[player], max_clue_length=state.rules.clue_max_length
+            )
+        return NOTHING
+    if phase is Phase.SUBMIT:
+        if player == state.storyteller or player in state.submissions:
+            return NOTHING
+        return LegalActions(
+            submit=state.hands[player],
+            submit_count=state.rules.cards_each_for(len(state.players)),
+        )
+    if phase is Phase.VOTE:
+        if player == state.storyteller or player in state.votes:
+            return NOTHING
+        own = state.submissions[player]
+        return LegalActions(vote=tuple(c for c in state.table if c not in own))
+    return NOTHING
+
+
+def waiting_for(state: GameState) -> tuple[PlayerId, ...]:
+    """Players the game is waiting on, in seat order (everyone, while a clue may be claimed)."""
+    if state.phase is Phase.CLUE:
+        return state.players if state.storyteller is None else (state.storyteller,)
+    if state.phase is Phase.SUBMIT:
+        return tuple(
+            p for p in state.players if p != state.storyteller and p not in state.submissions
+        )
+    if state.phase is Phase.VOTE:
+        return tuple(p for p in state.players if p != state.storyteller and p not in state.votes)
+    return ()

@@ -1,0 +1,96 @@
+"""What one player (or a spectator) may see. Nothing else about a game leaves the engine.
+
+A player sees their hand, the clue, the table once complete, who has acted (not what), the
+scores, their own cards on the table and their own vote, and after the reveal everything about
+the round. Until the reveal nobody learns whose table card is whose; the storyteller knows only
+their own. A spectator sees what every player sees, and no hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .commands import CardId, PlayerId
+from .events import RoundScored
+from .legal import NOTHING, LegalActions, legal_actions, waiting_for
+from .rules import Rules
+from .state import GameState, Phase
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    viewer: PlayerId | None  # None: a spectator
+    version: int
+    rules: Rules
+    players: tuple[PlayerId, ...]
+    phase: Phase
+    round: int
+    storyteller: PlayerId | None
+    clue: str | None
+    hand: tuple[CardId, ...] | None  # None for a spectator
+    my_cards: tuple[CardId, ...]  # the viewer's own card(s) in play this round
+    my_vote: CardId | None
+    table: tuple[CardId, ...]  # empty until every card is in
+    acted: tuple[PlayerId, ...]  # who has done this phase's action (not what they did)
+    waiting_for: tuple[PlayerId, ...]
+    scores: dict[PlayerId, int]
+    pile_count: int
+    discard_count: int
+    rounds: tuple[RoundScored, ...]  # every revealed round, oldest first
+    winners: tuple[PlayerId, ...]
+    legal: LegalActions
+
+    @property
+    def last_round(self) -> RoundScored | None:
+        return self.rounds[-1] if self.rounds else None
+
+
+def _acted(state: GameState) -> tuple[PlayerId, ...]:
+    if state.phase is Phase.SUBMIT:
+        return tuple(p for p in state.players if p in state.submissions)
+    if state.phase is Phase.VOTE:
+        return tuple(p for p in state.players if p in state.votes)
+    return ()
+
+
+def player_view(state: GameState, viewer: PlayerId | None) -> PlayerView:
+    """The view of ``viewer`` (a player's id), or the spectator view for ``None``.
+
+    An id that is not playing gets the spectator view.
+    """
+    hand: tuple[CardId, ...] | None = None
+    my_cards: tuple[CardId, ...] = ()
+    my_vote: CardId | None = None
+    legal = NOTHING
+    if viewer is not None and viewer in state.hands:
+        hand = state.hands[viewer]
+        if viewer == state.storyteller and state.storyteller_card is not None:
+            my_cards = (state.storyteller_card,)
+        else:
+            my_cards = state.submissions.get(viewer, ())
+        my_vote = state.votes.get(viewer)
+        legal = legal_actions(state, viewer)
+    else:
+        viewer = None
+    return PlayerView(
+        viewer=viewer,
+        version=state.version,
+        rules=state.rules,
+        players=state.players,
+        phase=state.phase,
+        round=state.round,
+        storyteller=state.storyteller,
+        clue=state.clue,
+        hand=hand,
+        my_cards=my_cards,
+        my_vote=my_vote,
+        table=state.table,
+        acted=_acted(state),
+        waiting_for=waiting_for(state),
+        scores=dict(state.scores),
+        pile_count=len(state.pile),
+        discard_count=len(state.discard),
+        rounds=state.rounds,
+        winners=state.winners,
+        legal=legal,
+    )
