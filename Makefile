@@ -1,12 +1,16 @@
 # Two entry points: `make run` (play) and `make test` (everything CI checks).
-# Both install what they need into .venv (and web/node_modules) on first use.
+# Both install what they need (.venv, web/node_modules, Debian's chromium) on first use.
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
+WEB_STAMP := web/node_modules/.installed-stamp
+CHROMIUM := /usr/bin/chromium
+HOST ?= 127.0.0.1
+PORT ?= 8000
 
-.PHONY: run test install lint typecheck test-py bench clean
+.PHONY: run test install web web-build chromium lint typecheck test-py test-web bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,24 +20,40 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-run: install
-	$(BIN)/dixit simulate --edition classic --players 5 --games 1 --seed 7 --verbose
+$(WEB_STAMP): web/package.json web/package-lock.json
+	cd web && npm ci --no-audit --no-fund
+	touch $(WEB_STAMP)
 
-lint: install
+web: $(WEB_STAMP)
+
+web-build: web
+	cd web && npm run build
+
+chromium:
+	@test -x $(CHROMIUM) || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-core fonts-noto-color-emoji >/dev/null; }
+
+run: install web-build
+	$(BIN)/dixit serve --host $(HOST) --port $(PORT)
+
+lint: install web
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
 	$(BIN)/lint-imports
+	cd web && npm run --silent lint
 
 typecheck: install
 	$(BIN)/mypy
 
-test-py: install
+test-web: web
+	cd web && npm test --silent
+
+test-py: install web-build chromium
 	$(BIN)/pytest
 
-test: lint typecheck test-py
+test: lint typecheck test-web test-py
 
 bench: install
 	$(BIN)/python bench/engine.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) web/node_modules web/dist .pytest_cache .mypy_cache .ruff_cache
