@@ -1,0 +1,212 @@
+"""``dixit simulate``: play games of random computer players and summarise them.
+
+Game ``i`` (from 0) uses seed ``S + i`` for the engine's shuffles and for every bot, so a seed
+reproduces a run exactly. ``--json`` prints one line per game instead of the summary.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from dixit.engine import GameError, GameState, Rules, rules_for
+
+from ._common import play_bot_game, print_error, quiet_broken_pipe, save_game, seat_names
+
+OUTCOMES = ("everybody", "nobody", "some")
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "simulate",
+        help="play games of random bots and print a summary (or one JSON line per game)",
+        description="Play complete games of random computer players through the engine.",
+    )
+    parser.add_argument("--edition", default="classic", help="classic (default) or 2021")
+    parser.add_argument("--players", type=int, default=5, help="players per game (default 5)")
+    parser.add_argument("--games", type=int, default=100, help="number of games (default 100)")
+    parser.add_argument("--seed", type=int, default=0, help="game i uses seed SEED+i (default 0)")
+    parser.add_argument("--json", action="store_true", help="one JSON line per game on stdout")
+    parser.add_argument(
+        "--save", type=Path, metavar="DIR", help="write each game's events to DIR/game-<seed>.jsonl"
+    )
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="progress bar on stderr (default: only when stderr is a terminal)",
+    )
+    parser.add_argument(
+        "--lone-finder-bonus",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="a lone finder and the storyteller score 4 (default: the edition's)",
+    )
+    parser.add_argument("--end-at-score", type=int, help="end after a round reaching this score")
+    parser.add_argument("--max-rounds", type=int, help="end after this many rounds")
+    parser.set_defaults(func=run)
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    seed: int
+    rounds: int
+    score_history: list[list[int]]  # running totals per seat after each round
+    scores: dict[str, int]
+    winners: list[str]
+    outcomes: dict[str, int]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seed": self.seed,
+            "rounds": self.rounds,
+            "score_history": self.score_history,
+            "scores": self.scores,
+            "winners": self.winners,
+            "outcomes": self.outcomes,
+        }
+
+
+def summarise(seed: int, state: GameState) -> GameSummary:
+    players = state.players
+    running = dict.fromkeys(players, 0)
+    history: list[list[int]] = []
+    outcomes = dict.fromkeys(OUTCOMES, 0)
+    for scored in state.rounds:
+        for award in scored.awards:
+            running[award.player] += award.points
+        history.append([running[p] for p in players])
+        outcomes[scored.outcome] = outcomes.get(scored.outcome, 0) + 1
+    return GameSummary(
+        seed=seed,
+        rounds=len(state.rounds),
+        score_history=history,
+        scores={p: state.scores[p] for p in players},
+        winners=list(state.winners),
+        outcomes=outcomes,
+    )
+
+
+class ProgressBar:
+    """A one-line bar redrawn in place on a terminal, at most ten times a second."""
+
+    def __init__(self, total: int, stream: TextIO, width: int = 30) -> None:
+        self.total, self.stream, self.width = max(total, 1), stream, width
+        self.started = time.perf_counter()
+        self.last_draw = 0.0
+
+    def update(self, done: int, force: bool = False) -> None:
+        now = time.perf_counter()
+        if not force and now - self.last_draw < 0.1 and done < self.total:
+            return
+        self.last_draw = now
+        filled = self.width * done // self.total
+        rate = done / (now - self.started) if now > self.started else 0.0
+        bar = "#" * filled + "-" * (self.width - filled)
+        self.stream.write(f"\r[{bar}] {done}/{self.total} games  {rate:,.0f} games/s")
+        self.stream.flush()
+
+    def close(self) -> None:
+        self.update(self.total, force=True)
+        self.stream.write("\n")
+        self.stream.flush()
+
+
+def _rules(args: argparse.Namespace) -> Rules:
+    options: dict[str, Any] = {}
+    if args.lone_finder_bonus is not None:
+        options["lone_finder_bonus"] = args.lone_finder_bonus
+    if args.end_at_score is not None:
+        options["end_at_score"] = args.end_at_score
+    if args.max_rounds is not None:
+        options["max_rounds"] = args.max_rounds
+    return rules_for(args.edition, **options)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        rules = _rules(args)
+        if not rules.min_players <= args.players <= rules.max_players:
+            raise GameError(
+                "setup/player_count",
+                f"{rules.edition} plays with {rules.min_players} to {rules.max_players} players",
+            )
+    except GameError as bad:
+        return print_error(bad.code, bad.message)
+    if args.games < 1:
+        return print_error("setup/bad_option", "--games must be at least 1")
+    if args.save is not None:
+        args.save.mkdir(parents=True, exist_ok=True)
+
+    show_progress = args.progress if args.progress is not None else sys.stderr.isatty()
+    bar = ProgressBar(args.games, sys.stderr) if show_progress else None
+    players = seat_names(args.players)
+    summaries: list[GameSummary] = []
+    started = time.perf_counter()
+    try:
+        for i in range(args.games):
+            seed = args.seed + i
+            state, events = play_bot_game(rules, players, seed)
+            summary = summarise(seed, state)
+            if args.save is not None:
+                save_game(args.save / f"game-{seed}.jsonl", events)
+            if args.json:
+                print(json.dumps(summary.to_json(), separators=(",", ":")), flush=False)
+            summaries.append(summary)
+            if bar is not None:
+                bar.update(i + 1)
+    except GameError as bad:  # pragma: no cover - bots only make legal moves
+        return print_error(bad.code, bad.message)
+    except BrokenPipeError:  # e.g. `dixit simulate --json | head`
+        return quiet_broken_pipe()
+    elapsed = time.perf_counter() - started
+    if bar is not None:
+        bar.close()
+    if not args.json:
+        print(report(rules, args.players, summaries, elapsed))
+    return 0
+
+
+def _mean(values: list[float] | list[int]) -> float:
+    return statistics.fmean(values) if values else 0.0
+
+
+def report(rules: Rules, players: int, games: list[GameSummary], elapsed: float) -> str:
+    """The human summary of a run."""
+    rounds = [g.rounds for g in games]
+    totals = dict.fromkeys(OUTCOMES, 0)
+    for g in games:
+        for name, count in g.outcomes.items():
+            totals[name] = totals.get(name, 0) + count
+    all_rounds = sum(totals.values()) or 1
+    finals = [sorted(g.scores.values()) for g in games]
+    top = [f[-1] for f in finals]
+    bottom = [f[0] for f in finals]
+    spread = [f[-1] - f[0] for f in finals]
+    shared = sum(1 for g in games if len(g.winners) > 1)
+    seat_wins = [0] * players
+    for g in games:
+        for w in g.winners:
+            seat_wins[list(g.scores).index(w)] += 1
+    lines = [
+        f"{len(games)} game(s), {players} players, {rules.edition} edition"
+        + (f", options {rules.options()}" if rules.options() else ""),
+        f"rounds per game    mean {_mean(rounds):.2f}  min {min(rounds)}  max {max(rounds)}",
+        "round outcomes     "
+        + "  ".join(f"{name} {100 * totals[name] / all_rounds:.1f}%" for name in OUTCOMES),
+        f"winning score      mean {_mean(top):.1f}  min {min(top)}  max {max(top)}",
+        f"lowest score       mean {_mean(bottom):.1f}  min {min(bottom)}  max {max(bottom)}",
+        f"score spread       mean {_mean(spread):.1f}  (top minus bottom)  "
+        f"stdev of all scores {statistics.pstdev([s for f in finals for s in f]):.1f}",
+        f"shared victories   {shared} ({100 * shared / len(games):.1f}%)",
+        "wins by seat       " + "  ".join(f"{i + 1}:{w}" for i, w in enumerate(seat_wins)),
+        f"speed              {len(games) / elapsed if elapsed > 0 else 0.0:,.0f} games/s "
+        f"({elapsed:.2f} s)",
+    ]
+    return "\n".join(lines)
