@@ -1,0 +1,134 @@
+"""From the engine's values to wire messages, redacting per viewer.
+
+Events are the engine's trusted facts and hold secrets (the shuffled pile, everyone's draws,
+submitted cards, votes before the reveal). :func:`redact` shows one viewer only what the rules
+let them know; views come from the engine's own :func:`~dixit.engine.player_view`.
+"""
+
+from __future__ import annotations
+
+from dixit.engine import (
+    CardsDrawn,
+    CardsSubmitted,
+    ClueGiven,
+    Event,
+    GameEnded,
+    GameStarted,
+    PileReshuffled,
+    PlayerView,
+    RoundScored,
+    RoundStarted,
+    TableLaid,
+    VoteCast,
+)
+from dixit.engine import LegalActions as EngineLegal
+from dixit.engine import Rules as EngineRules
+
+from . import messages as m
+
+
+def rules_model(rules: EngineRules) -> m.Rules:
+    return m.Rules(
+        edition=rules.edition,
+        min_players=rules.min_players,
+        max_players=rules.max_players,
+        hand_size=rules.hand_size,
+        three_player_hand_size=rules.three_player_hand_size,
+        three_player_cards_each=rules.three_player_cards_each,
+        lone_finder_bonus=rules.lone_finder_bonus,
+        reshuffle_discards=rules.reshuffle_discards,
+        end_at_score=rules.end_at_score,
+        max_rounds=rules.max_rounds,
+        clue_max_length=rules.clue_max_length,
+    )
+
+
+def legal_model(legal: EngineLegal) -> m.LegalActions:
+    return m.LegalActions(
+        give_clue=list(legal.give_clue),
+        submit=list(legal.submit),
+        submit_count=legal.submit_count,
+        vote=list(legal.vote),
+        max_clue_length=legal.max_clue_length,
+    )
+
+
+def round_model(scored: RoundScored) -> m.RoundResult:
+    return m.RoundResult(
+        round=scored.round,
+        storyteller=scored.storyteller,
+        clue=scored.clue,
+        storyteller_card=scored.storyteller_card,
+        table=list(scored.table),
+        owners=[m.CardOwner(card=c, player=p) for c, p in scored.owners],
+        votes=[m.Vote(player=p, card=c) for p, c in scored.votes],
+        outcome=scored.outcome,
+        awards=[
+            m.PointsAwarded(player=a.player, points=a.points, reason=a.reason)
+            for a in scored.awards
+        ],
+    )
+
+
+def view_model(view: PlayerView) -> m.GameView:
+    return m.GameView(
+        viewer=view.viewer,
+        version=view.version,
+        rules=rules_model(view.rules),
+        players=list(view.players),
+        phase=view.phase.value,  # type: ignore[arg-type]
+        round=view.round,
+        storyteller=view.storyteller,
+        clue=view.clue,
+        hand=None if view.hand is None else list(view.hand),
+        my_cards=list(view.my_cards),
+        my_vote=view.my_vote,
+        table=list(view.table),
+        acted=list(view.acted),
+        waiting_for=list(view.waiting_for),
+        scores=dict(view.scores),
+        pile_count=view.pile_count,
+        discard_count=view.discard_count,
+        rounds=[round_model(r) for r in view.rounds],
+        winners=list(view.winners),
+        legal=legal_model(view.legal),
+    )
+
+
+def redact(event: Event, viewer: str | None) -> m.GameEventUnion:
+    """``event`` as ``viewer`` (a seat id, or None for a spectator) may see it."""
+    if isinstance(event, GameStarted):
+        return m.GameStartedEvent(
+            rules=rules_model(event.rules), players=list(event.players), pile_count=len(event.pile)
+        )
+    if isinstance(event, CardsDrawn):
+        return m.CardsDrawnEvent(
+            draws=[
+                m.Draw(player=p, count=len(cards), cards=list(cards) if p == viewer else None)
+                for p, cards in event.draws
+            ]
+        )
+    if isinstance(event, RoundStarted):
+        return m.RoundStartedEvent(round=event.round, storyteller=event.storyteller)
+    if isinstance(event, ClueGiven):
+        mine = viewer is not None and event.storyteller == viewer
+        return m.ClueGivenEvent(
+            storyteller=event.storyteller, clue=event.clue, card=event.card if mine else None
+        )
+    if isinstance(event, CardsSubmitted):
+        mine = viewer is not None and event.player == viewer
+        return m.CardsSubmittedEvent(
+            player=event.player, count=len(event.cards), cards=list(event.cards) if mine else None
+        )
+    if isinstance(event, TableLaid):
+        return m.TableLaidEvent(cards=list(event.cards))
+    if isinstance(event, VoteCast):
+        mine = viewer is not None and event.player == viewer
+        return m.VoteCastEvent(player=event.player, card=event.card if mine else None)
+    if isinstance(event, RoundScored):
+        return m.RoundScoredEvent(result=round_model(event))
+    if isinstance(event, PileReshuffled):
+        return m.PileReshuffledEvent(pile_count=len(event.pile))
+    if isinstance(event, GameEnded):
+        return m.GameEndedEvent(winners=list(event.winners), reason=event.reason)
+    raise TypeError(f"no redaction for {type(event).__name__}")

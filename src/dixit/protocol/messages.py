@@ -1,0 +1,630 @@
+"""The wire protocol: every message a client and the server exchange, typed and versioned.
+
+One WebSocket per player (or spectator) per room. Every message is a JSON object with ``type``
+(the discriminator) and ``v`` (:data:`PROTOCOL_VERSION`). The first client message on a socket
+is :class:`Hello`; commands then carry a client-made ``id`` so that a resend is applied at most
+once. The server answers each command with :class:`Ack` or :class:`Error` (same ``id``), and
+tells everyone what changed with :class:`GameUpdate` (their own view plus redacted events) and
+:class:`RoomUpdate` (seats, host, timers, settings).
+
+Changes after version 1 are additive only: new optional fields, new message types.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, RootModel
+
+PROTOCOL_VERSION = 1
+
+MAX_MESSAGE_BYTES = 16 * 1024
+MAX_NAME_LENGTH = 24
+MAX_CLUE_LENGTH = 2000  # the rules' clue_max_length (default 200) is checked by the engine
+MAX_COMMAND_ID_LENGTH = 64
+RABBIT_COLOURS = ("red", "orange", "yellow", "green", "blue", "purple", "pink", "white")
+
+RabbitColour = Literal["red", "orange", "yellow", "green", "blue", "purple", "pink", "white"]
+Edition = Literal["classic", "2021"]
+FirstStoryteller = Literal["claim", "random", "host"]
+RoomStatus = Literal["lobby", "playing", "over"]
+PhaseName = Literal["setup", "clue", "submit", "vote", "over"]
+Role = Literal["player", "spectator"]
+
+CommandId = Annotated[str, Field(min_length=1, max_length=MAX_COMMAND_ID_LENGTH)]
+Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME_LENGTH)]
+SeatId = Annotated[str, Field(min_length=1, max_length=16)]
+CardId = Annotated[str, Field(min_length=1, max_length=128)]
+
+
+class ClientModel(BaseModel):
+    """Sent by clients: unknown fields are an error, never silently dropped."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ServerModel(BaseModel):
+    """Sent by the server: every field is always present on the wire."""
+
+    model_config = ConfigDict(frozen=True, json_schema_serialization_defaults_required=True)
+
+
+# --------------------------------------------------------------------------- room settings
+
+
+class PhaseTimers(ClientModel):
+    """Seconds each phase may last before the server plays for the late players (null: none)."""
+
+    clue: Annotated[int, Field(ge=5, le=3600)] | None = None
+    submit: Annotated[int, Field(ge=5, le=3600)] | None = None
+    vote: Annotated[int, Field(ge=5, le=3600)] | None = None
+
+
+class RoomSettings(ClientModel):
+    """What the room creator chooses; the host may change it in the lobby."""
+
+    edition: Edition = "classic"
+    lone_finder_bonus: bool | None = Field(
+        default=None, description="null: the edition's default (on for classic 3-player games)"
+    )
+    end_at_score: Annotated[int, Field(ge=1, le=1000)] | None = Field(
+        default=None, description="null: the edition's default (2021: 30; classic: none)"
+    )
+    max_rounds: Annotated[int, Field(ge=1, le=1000)] | None = None
+    max_players: Annotated[int, Field(ge=3, le=8)] | None = Field(
+        default=None, description="seat limit; null: the edition's maximum"
+    )
+    timers: PhaseTimers = PhaseTimers()
+    decks: Annotated[list[Annotated[str, Field(max_length=64)]], Field(max_length=8)] = Field(
+        default_factory=list, description="deck slugs (GET /api/decks); empty: the default deck"
+    )
+    bots: Annotated[int, Field(ge=0, le=7)] = Field(
+        default=0, description="computer players seated when the room is created"
+    )
+    first_storyteller: FirstStoryteller = "claim"
+    clue_max_length: Annotated[int, Field(ge=1, le=MAX_CLUE_LENGTH)] | None = None
+
+
+# --------------------------------------------------------------------------- client → server
+
+
+class Hello(ClientModel):
+    """First message on a socket. ``since``: the last game version this client saw (rejoin)."""
+
+    type: Literal["hello"] = "hello"
+    v: int = PROTOCOL_VERSION
+    token: Annotated[str, Field(min_length=1, max_length=128)]
+    since: Annotated[int, Field(ge=0)] | None = None
+
+
+class GiveClue(ClientModel):
+    type: Literal["give_clue"] = "give_clue"
+    v: int = PROTOCOL_VERSION
+    id: CommandId
+    card: CardId
+    clue: Annotated[str, Field(max_length=MAX_CLUE_LENGTH)]
+
+
+class SubmitCards(ClientModel):
+    type: Literal["submit_cards"] = "submit_cards"
+    v: int = PROTOCOL_VERSION
+    id: CommandId
+    cards: Annotated[list[CardId], Field(min_length=1, max_length=3)]
+
+
+class CastVote(ClientModel):
+    type: Literal["cast_vote"] = "cast_vote"
+    v: int = PROTOCOL_VERSION
+    id: CommandId
+    card: CardId
+
+
+class SetProfile(ClientModel):
+    """Change your own name and/or rabbit colour."""
+
+    type: Literal["set_profile"] = "set_profile"
+    v: int = PROTOCOL_VERSION
+    id: CommandId
+    name: Name | None = None
+    colour: RabbitColour | None = None
+
+
+class UpdateSettings(ClientModel):
+    """Host, in the lobby: replace the room's settings (bots here are ignored: use add_bot)."""
+
+    type: Literal["update_settings"] = "update_settings"
+    v: int = PROTOCOL_VERSION
+    id: CommandId
+    settings: RoomSettings
+
+
+class AddBot(ClientModel):
+    """Host, in the lobby: seat a computer player."""
+
+    type: Literal["add_bot"] = "add_bot"
+    v: int = PROTOCOL_VERSION
+    id: CommandId
+
+
+class StartGame(ClientModel):
+    """Host: deal and start (in the lobby)."""
+
+    type: Literal["start_game"] = "start_game"
+    v: int = PROTOCOL_VERSION
+    id: CommandId
+
+
+class Kick(ClientModel):
+    """Host: remove a seat (lobby) or hand it to a computer player and revoke its token (game)."""
+
+    type: Literal["kick"] = "kick"
+    v: int = PROTOCOL_VERSION
+    id: CommandId
+    seat: SeatId
+
+
+class SetBot(ClientModel):
+    """Host: let a computer player play a seat (``bot: true``) or give it back (``false``)."""
+
+    type: Literal["set_bot"] = "set_bot"
+    v: int = PROTOCOL_VERSION
+    id: CommandId
+    seat: SeatId
+    bot: bool
+
+
+class TransferHost(ClientModel):
+    type: Literal["transfer_host"] = "transfer_host"
+    v: int = PROTOCOL_VERSION
+    id: CommandId
+    seat: SeatId
+
+
+class EndGame(ClientModel):
+    """Host: stop the game now; the leaders win."""
+
+    type: Literal["end_game"] = "end_game"
+    v: int = PROTOCOL_VERSION
+    id: CommandId
+
+
+class Rematch(ClientModel):
+    """Host, after a game: back to the lobby with the same seats and settings."""
+
+    type: Literal["rematch"] = "rematch"
+    v: int = PROTOCOL_VERSION
+    id: CommandId
+
+
+class Leave(ClientModel):
+    """Give up your seat (in a game a computer player takes it over). The token stops working."""
+
+    type: Literal["leave"] = "leave"
+    v: int = PROTOCOL_VERSION
+    id: CommandId
+
+
+class Sync(ClientModel):
+    """Ask again for what was missed since ``since`` (or a fresh view)."""
+
+    type: Literal["sync"] = "sync"
+    v: int = PROTOCOL_VERSION
+    since: Annotated[int, Field(ge=0)] | None = None
+
+
+class Ping(ClientModel):
+    type: Literal["ping"] = "ping"
+    v: int = PROTOCOL_VERSION
+    id: CommandId | None = None
+
+
+ClientMessageUnion = Annotated[
+    Hello
+    | GiveClue
+    | SubmitCards
+    | CastVote
+    | SetProfile
+    | UpdateSettings
+    | AddBot
+    | StartGame
+    | Kick
+    | SetBot
+    | TransferHost
+    | EndGame
+    | Rematch
+    | Leave
+    | Sync
+    | Ping,
+    Field(discriminator="type"),
+]
+
+
+class ClientMessage(RootModel[ClientMessageUnion]):
+    """Any message a client may send."""
+
+
+# --------------------------------------------------------------------------- game view
+
+
+class Rules(ServerModel):
+    """The rules a game is played by (the engine's ``Rules``)."""
+
+    edition: str
+    min_players: int
+    max_players: int
+    hand_size: int
+    three_player_hand_size: int
+    three_player_cards_each: int
+    lone_finder_bonus: bool | None
+    reshuffle_discards: bool
+    end_at_score: int | None
+    max_rounds: int | None
+    clue_max_length: int
+
+
+class LegalActions(ServerModel):
+    """What the viewer may do now. The client enables only these; empty lists: nothing."""
+
+    give_clue: list[CardId]
+    submit: list[CardId]
+    submit_count: int
+    vote: list[CardId]
+    max_clue_length: int
+
+
+class PointsAwarded(ServerModel):
+    player: SeatId
+    points: int
+    reason: str
+
+
+class CardOwner(ServerModel):
+    card: CardId
+    player: SeatId
+
+
+class Vote(ServerModel):
+    player: SeatId
+    card: CardId
+
+
+class RoundResult(ServerModel):
+    """The reveal of one round: whose card was whose, every vote, and the points."""
+
+    round: int
+    storyteller: SeatId
+    clue: str
+    storyteller_card: CardId
+    table: list[CardId]
+    owners: list[CardOwner]
+    votes: list[Vote]
+    outcome: Literal["everybody", "nobody", "some"] | str
+    awards: list[PointsAwarded]
+
+
+class GameView(ServerModel):
+    """One player's view of the game (``viewer`` null and ``hand`` null for a spectator)."""
+
+    viewer: SeatId | None
+    version: int
+    rules: Rules
+    players: list[SeatId]
+    phase: PhaseName
+    round: int
+    storyteller: SeatId | None
+    clue: str | None
+    hand: list[CardId] | None
+    my_cards: list[CardId]
+    my_vote: CardId | None
+    table: list[CardId]
+    acted: list[SeatId]
+    waiting_for: list[SeatId]
+    scores: dict[str, int]
+    pile_count: int
+    discard_count: int
+    rounds: list[RoundResult]
+    winners: list[SeatId]
+    legal: LegalActions
+
+
+# --------------------------------------------------------------------------- redacted events
+
+
+class GameStartedEvent(ServerModel):
+    type: Literal["GameStarted"] = "GameStarted"
+    rules: Rules
+    players: list[SeatId]
+    pile_count: int
+
+
+class Draw(ServerModel):
+    """Cards one player drew: ``cards`` only for the viewer's own draw, else null."""
+
+    player: SeatId
+    count: int
+    cards: list[CardId] | None
+
+
+class CardsDrawnEvent(ServerModel):
+    type: Literal["CardsDrawn"] = "CardsDrawn"
+    draws: list[Draw]
+
+
+class RoundStartedEvent(ServerModel):
+    type: Literal["RoundStarted"] = "RoundStarted"
+    round: int
+    storyteller: SeatId | None
+
+
+class ClueGivenEvent(ServerModel):
+    """``card``: only for the storyteller themself."""
+
+    type: Literal["ClueGiven"] = "ClueGiven"
+    storyteller: SeatId
+    clue: str
+    card: CardId | None
+
+
+class CardsSubmittedEvent(ServerModel):
+    """``cards``: only for the player who submitted them."""
+
+    type: Literal["CardsSubmitted"] = "CardsSubmitted"
+    player: SeatId
+    count: int
+    cards: list[CardId] | None
+
+
+class TableLaidEvent(ServerModel):
+    type: Literal["TableLaid"] = "TableLaid"
+    cards: list[CardId]
+
+
+class VoteCastEvent(ServerModel):
+    """``card``: only for the voter themself (everyone learns every vote in RoundScored)."""
+
+    type: Literal["VoteCast"] = "VoteCast"
+    player: SeatId
+    card: CardId | None
+
+
+class RoundScoredEvent(ServerModel):
+    type: Literal["RoundScored"] = "RoundScored"
+    result: RoundResult
+
+
+class PileReshuffledEvent(ServerModel):
+    type: Literal["PileReshuffled"] = "PileReshuffled"
+    pile_count: int
+
+
+class GameEndedEvent(ServerModel):
+    type: Literal["GameEnded"] = "GameEnded"
+    winners: list[SeatId]
+    reason: str
+
+
+GameEventUnion = Annotated[
+    GameStartedEvent
+    | CardsDrawnEvent
+    | RoundStartedEvent
+    | ClueGivenEvent
+    | CardsSubmittedEvent
+    | TableLaidEvent
+    | VoteCastEvent
+    | RoundScoredEvent
+    | PileReshuffledEvent
+    | GameEndedEvent,
+    Field(discriminator="type"),
+]
+
+
+class VersionedEvent(ServerModel):
+    """An event as one viewer may see it; ``version``: the game version it produced."""
+
+    version: int
+    event: GameEventUnion
+
+
+# --------------------------------------------------------------------------- room state
+
+
+class Seat(ServerModel):
+    id: SeatId
+    name: str
+    colour: RabbitColour
+    is_host: bool
+    is_bot: bool = Field(description="a computer player plays this seat now")
+    bot_kind: str | None = Field(description="which computer player ('random'), if any")
+    connected: bool
+    left: bool = Field(description="the person left or was kicked; a computer player took over")
+
+
+class Deadline(ServerModel):
+    """The running phase timer: at ``at`` (Unix ms) the server plays for ``players``."""
+
+    phase: PhaseName
+    version: int
+    at: int
+    seconds: int
+    players: list[SeatId]
+
+
+class RoomState(ServerModel):
+    code: str
+    status: RoomStatus
+    game_number: int = Field(description="1 for the first game, +1 per rematch")
+    host: SeatId | None
+    seats: list[Seat]
+    spectators: int
+    settings: RoomSettings
+    deadline: Deadline | None
+    version: int = Field(description="the game's version (0 before the first game starts)")
+
+
+class You(ServerModel):
+    role: Role
+    seat: SeatId | None
+    is_host: bool
+
+
+# --------------------------------------------------------------------------- server → client
+
+
+class Welcome(ServerModel):
+    """Answer to Hello: who you are, the room, and the game (events since ``since``, or none)."""
+
+    type: Literal["welcome"] = "welcome"
+    v: int = PROTOCOL_VERSION
+    you: You
+    room: RoomState
+    game: GameUpdate | None
+
+
+class GameUpdate(ServerModel):
+    """What changed in the game: redacted events ``from_version``+1..``view.version``, and the
+    viewer's fresh view. ``reset``: the events do not reach back to ``from_version`` (a client
+    drops its history and takes ``view`` as the truth)."""
+
+    type: Literal["game"] = "game"
+    v: int = PROTOCOL_VERSION
+    from_version: int
+    events: list[VersionedEvent]
+    view: GameView
+    reset: bool
+
+
+class RoomUpdate(ServerModel):
+    type: Literal["room"] = "room"
+    v: int = PROTOCOL_VERSION
+    room: RoomState
+    you: You
+
+
+class Ack(ServerModel):
+    """The command ``id`` was applied (``duplicate``: it had been already; nothing new)."""
+
+    type: Literal["ack"] = "ack"
+    v: int = PROTOCOL_VERSION
+    id: str
+    version: int
+    duplicate: bool
+
+
+class Error(ServerModel):
+    """A rejection. ``code`` is stable (the engine's, e.g. ``action/cannot_vote_own_card``, or
+    the server's: ``room/…``, ``auth/…``, ``command/…``, ``limit/…``); nothing changed."""
+
+    type: Literal["error"] = "error"
+    v: int = PROTOCOL_VERSION
+    id: str | None
+    code: str
+    message: str
+
+
+class Notice(ServerModel):
+    """Something players should know, e.g. ``timer/auto_played``: the server played for a seat."""
+
+    type: Literal["notice"] = "notice"
+    v: int = PROTOCOL_VERSION
+    code: str
+    message: str
+    seat: SeatId | None
+
+
+class Pong(ServerModel):
+    type: Literal["pong"] = "pong"
+    v: int = PROTOCOL_VERSION
+    id: str | None
+
+
+class Closed(ServerModel):
+    """The server is closing this socket: ``code`` e.g. ``room/kicked``, ``room/left``."""
+
+    type: Literal["closed"] = "closed"
+    v: int = PROTOCOL_VERSION
+    code: str
+    message: str
+
+
+ServerMessageUnion = Annotated[
+    Welcome | GameUpdate | RoomUpdate | Ack | Error | Notice | Pong | Closed,
+    Field(discriminator="type"),
+]
+
+
+class ServerMessage(RootModel[ServerMessageUnion]):
+    """Any message the server may send."""
+
+
+# --------------------------------------------------------------------------- HTTP lobby API
+
+
+class CreateRoomRequest(ClientModel):
+    name: Name
+    colour: RabbitColour | None = None
+    settings: RoomSettings = RoomSettings()
+
+
+class JoinRoomRequest(ClientModel):
+    name: Name
+    colour: RabbitColour | None = None
+
+
+class SeatTicket(ServerModel):
+    """Returned by create/join/spectate. Keep ``token`` secret: it is the seat's only key."""
+
+    code: str
+    token: str
+    role: Role
+    seat: SeatId | None
+    url: str = Field(description="the room's join link, relative to the server: /r/CODE")
+    ws: str = Field(description="the WebSocket path: /ws/CODE")
+
+
+class DeckInfo(ServerModel):
+    slug: str
+    name: str
+    card_count: int
+
+
+class DeckList(ServerModel):
+    decks: list[DeckInfo]
+
+
+class ApiError(ServerModel):
+    code: str
+    message: str
+
+
+CLIENT_MESSAGE_TYPES: dict[str, type[ClientModel]] = {
+    cls.model_fields["type"].default: cls
+    for cls in (
+        Hello,
+        GiveClue,
+        SubmitCards,
+        CastVote,
+        SetProfile,
+        UpdateSettings,
+        AddBot,
+        StartGame,
+        Kick,
+        SetBot,
+        TransferHost,
+        EndGame,
+        Rematch,
+        Leave,
+        Sync,
+        Ping,
+    )
+}
+
+Welcome.model_rebuild()
+
+
+def dump(message: BaseModel) -> str:
+    """Compact JSON text of a server message."""
+    return message.model_dump_json()
+
+
+def as_dict(message: BaseModel) -> dict[str, Any]:
+    return message.model_dump(mode="json")
