@@ -13,9 +13,7 @@ SUBCOMMANDS = ("serve", "score", "simulate", "replay", "deck")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="dixit", description="Dixit, the storytelling card game."
-    )
+    parser = argparse.ArgumentParser(prog="dixit", description="Dixit, the storytelling card game.")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in SUBCOMMANDS:
         try:

@@ -379,7 +379,10 @@ def interactive(rules: Rules, inp: TextIO, out: TextIO) -> int:
             for p in players:
                 prompt.say(f"    {p:<{width}}  +{points[p]:<2}  total {totals[p]}")
             if rules.end_at_score is not None and max(totals.values()) >= rules.end_at_score:
-                prompt.say(f"Someone reached {rules.end_at_score} points: the game ends.")
+                reached = [p for p in players if totals[p] >= rules.end_at_score]
+                prompt.say(
+                    f"{', '.join(reached)} reached {rules.end_at_score} points: the game ends."
+                )
                 break
             storyteller = players[(players.index(storyteller) + 1) % len(players)]
             round_number += 1

@@ -1,0 +1,130 @@
+"""Engine throughput: complete 5-player classic games of random legal play, on one core.
+
+Two figures:
+
+- ``engine``: random choices straight from ``legal_actions(state, player)``, then ``execute``;
+- ``views``: each acting player's ``RandomBot`` gets its ``player_view`` (what ``dixit simulate``
+  and the server's computer players do), then ``execute``.
+
+Run: ``.venv/bin/python bench/engine.py`` (``--seconds 10`` per figure by default, or
+``--games N``). Profile: ``.venv/bin/python -m cProfile -s tottime bench/engine.py --games 300``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import platform
+import random
+import sys
+import time
+from collections.abc import Callable
+
+from dixit.bots import RandomBot
+from dixit.engine import (
+    CastVote,
+    GiveClue,
+    Phase,
+    Rules,
+    StartGame,
+    SubmitCards,
+    execute,
+    legal_actions,
+    player_view,
+    rules_for,
+    waiting_for,
+)
+
+PLAYERS = ("p1", "p2", "p3", "p4", "p5")
+DECK = tuple(f"c{i:02}" for i in range(84))
+WORDS = ("dream", "storm", "home", "light")
+
+
+def engine_game(rules: Rules, seed: int) -> int:
+    """One game, choices drawn from ``legal_actions``; returns the number of rounds."""
+    rng = random.Random(seed)
+    state, _ = execute(None, StartGame(PLAYERS, DECK, rules, PLAYERS[0]), rng)
+    while state.phase is not Phase.OVER:
+        for player in waiting_for(state):
+            legal = legal_actions(state, player)
+            command: GiveClue | SubmitCards | CastVote
+            if legal.give_clue:
+                command = GiveClue(player, rng.choice(legal.give_clue), rng.choice(WORDS))
+            elif legal.submit:
+                command = SubmitCards(player, tuple(rng.sample(legal.submit, legal.submit_count)))
+            else:
+                command = CastVote(player, rng.choice(legal.vote))
+            state, _ = execute(state, command, rng)
+    return len(state.rounds)
+
+
+def view_game(rules: Rules, seed: int) -> int:
+    """One game of ``RandomBot`` players, each seeing only its ``player_view``."""
+    rng = random.Random(seed)
+    bots = {p: RandomBot(random.Random(seed * 10 + i)) for i, p in enumerate(PLAYERS)}
+    state, _ = execute(None, StartGame(PLAYERS, DECK, rules, PLAYERS[0]), rng)
+    while state.phase is not Phase.OVER:
+        for player in waiting_for(state):
+            command = bots[player].act(player_view(state, player))
+            assert command is not None
+            state, _ = execute(state, command, rng)
+    return len(state.rounds)
+
+
+def measure(
+    play: Callable[[Rules, int], int], rules: Rules, seconds: float, games: int | None
+) -> tuple[int, float]:
+    """Games played and elapsed seconds: ``games`` games, or as many as fit in ``seconds``."""
+    for seed in range(20):  # warm-up
+        play(rules, seed)
+    done = 0
+    started = time.perf_counter()
+    while True:
+        rounds = play(rules, 1000 + done)
+        assert rounds == 11, rounds  # a complete 5-player classic game is 11 rounds
+        done += 1
+        elapsed = time.perf_counter() - started
+        if (games is not None and done >= games) or (games is None and elapsed >= seconds):
+            return done, elapsed
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--seconds", type=float, default=10.0, help="per figure (default 10)")
+    parser.add_argument("--games", type=int, help="play exactly this many games per figure")
+    parser.add_argument(
+        "--only", choices=("engine", "views"), help="measure one figure (for profiling)"
+    )
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args()
+
+    if hasattr(os, "sched_setaffinity"):  # one core
+        with contextlib.suppress(OSError):
+            os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+    rules = rules_for("classic")
+    figures: dict[str, float] = {}
+    for name, play in (("engine", engine_game), ("views", view_game)):
+        if args.only and name != args.only:
+            continue
+        done, elapsed = measure(play, rules, args.seconds, args.games)
+        figures[name] = done / elapsed
+        if not args.json:
+            print(
+                f"{name:<7} {done:>6} games in {elapsed:6.2f} s  {done / elapsed:8,.0f} games/s"
+                f"  ({1000 * elapsed / done:.3f} ms/game)"
+            )
+    if args.json:
+        print(json.dumps({k: round(v, 1) for k, v in figures.items()}))
+    else:
+        print(
+            f"5-player classic, random legal play, one core; Python "
+            f"{platform.python_version()} on {platform.machine()} ({platform.processor() or '?'})",
+            file=sys.stderr,
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
