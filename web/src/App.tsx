@@ -1,0 +1,51 @@
+import { useEffect, useMemo, useState } from "preact/hooks";
+import { english, loadMessages, pickLanguage, saveLanguage, savedLanguage, translate, type Lang, type Messages } from "./i18n";
+import { I18nContext } from "./i18n/context";
+import { Home } from "./screens/Home";
+import { Room } from "./screens/Room";
+
+export type Route = { page: "home" } | { page: "room"; code: string; tv: boolean };
+
+export function parseRoute(path: string): Route {
+  const m = /^\/r\/([A-Za-z0-9]+)(\/tv)?\/?$/.exec(path);
+  if (m) return { page: "room", code: m[1]!.toUpperCase(), tv: Boolean(m[2]) };
+  return { page: "home" };
+}
+
+export function navigate(path: string): void {
+  history.pushState(null, "", path);
+  dispatchEvent(new PopStateEvent("popstate"));
+}
+
+export function App() {
+  const [lang, setLangState] = useState<Lang>(() => pickLanguage(navigator.languages ?? [navigator.language], savedLanguage()));
+  const [messages, setMessages] = useState<Messages>(english);
+  const [route, setRoute] = useState<Route>(() => parseRoute(location.pathname));
+
+  useEffect(() => {
+    let live = true;
+    loadMessages(lang).then((m) => { if (live) setMessages(m); });
+    document.documentElement.lang = lang;
+    return () => { live = false; };
+  }, [lang]);
+
+  useEffect(() => {
+    const onPop = () => setRoute(parseRoute(location.pathname));
+    addEventListener("popstate", onPop);
+    return () => removeEventListener("popstate", onPop);
+  }, []);
+
+  const i18n = useMemo(() => ({
+    lang,
+    t: (key: string, params?: Record<string, string | number>) => translate(messages, key, params),
+    setLang: (l: Lang) => { saveLanguage(l); setLangState(l); },
+  }), [lang, messages]);
+
+  useEffect(() => { document.title = i18n.t("app.title"); }, [i18n]);
+
+  return (
+    <I18nContext.Provider value={i18n}>
+      {route.page === "home" ? <Home /> : <Room key={`${route.code}${route.tv}`} code={route.code} tv={route.tv} />}
+    </I18nContext.Provider>
+  );
+}

@@ -1,0 +1,64 @@
+import type { JSX } from "preact";
+import type { T } from "../i18n";
+
+export interface CardProps {
+  id: string;
+  alt: string;
+  selected?: boolean;
+  disabled?: boolean;
+  /** A number badge (table cards). */
+  number?: number;
+  /** A ribbon on the card (e.g. "Your card"). */
+  tag?: string;
+  onSelect?: () => void;
+  onZoom?: () => void;
+  onKeyDown?: (e: JSX.TargetedKeyboardEvent<HTMLButtonElement>) => void;
+  t: T;
+  testid?: string;
+  children?: preact.ComponentChildren;
+}
+
+export function cardUrl(id: string): string {
+  return `/cards/${encodeURIComponent(id)}`;
+}
+
+/** One card, 2:3. Selectable cards are buttons; every card can be zoomed. */
+export function Card(props: CardProps) {
+  const { id, alt, selected, disabled, number, tag, onSelect, onZoom, t } = props;
+  const cls = ["card", selected ? "is-selected" : "", disabled ? "is-disabled" : "", onSelect ? "is-choosable" : ""].join(" ");
+  const face = (
+    <>
+      <img src={cardUrl(id)} alt={alt} loading="lazy" decoding="async" draggable={false} />
+      {number !== undefined ? <span class="card-number" aria-hidden="true">{number}</span> : null}
+      {tag ? <span class="card-tag">{tag}</span> : null}
+    </>
+  );
+  return (
+    <div class={cls} data-card={id} data-testid={props.testid}>
+      {onSelect ? (
+        <button
+          type="button"
+          class="card-face"
+          aria-pressed={selected ? "true" : "false"}
+          disabled={disabled}
+          onClick={onSelect}
+          onDblClick={onZoom}
+          onKeyDown={props.onKeyDown}
+          aria-label={number !== undefined ? `${t("game.tableCard", { n: number })}: ${alt}` : alt}
+        >
+          {face}
+        </button>
+      ) : (
+        <div class="card-face" tabIndex={onZoom ? 0 : undefined} onKeyDown={(e) => { if (e.key === "Enter" && onZoom) onZoom(); }} onDblClick={onZoom}>
+          {face}
+        </div>
+      )}
+      {onZoom ? (
+        <button type="button" class="card-zoom" onClick={onZoom} aria-label={`${t("game.zoom")}: ${alt}`} title={t("game.zoom")}>
+          <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><circle cx="10" cy="10" r="6" fill="none" stroke="currentColor" stroke-width="2.4" /><path d="M15 15l5 5" stroke="currentColor" stroke-width="2.6" stroke-linecap="round" /></svg>
+        </button>
+      ) : null}
+      {props.children}
+    </div>
+  );
+}

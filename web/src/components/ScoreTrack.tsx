@@ -1,0 +1,86 @@
+import { RabbitShape } from "./Rabbit";
+
+export interface TrackPlayer {
+  id: string;
+  name: string;
+  color: string;
+  score: number;
+  gained?: number;
+}
+
+const SPACES = 31; // 0..30, as on the board; beyond 30 a rabbit starts a new lap
+const PER_ROW = 8;
+const DX = 84;
+const DY = 78;
+const X0 = 48;
+const Y0 = 44;
+
+export function spacePosition(space: number): { x: number; y: number } {
+  const row = Math.floor(space / PER_ROW);
+  const col = space % PER_ROW;
+  const c = row % 2 === 0 ? col : PER_ROW - 1 - col;
+  return { x: X0 + c * DX, y: Y0 + row * DY };
+}
+
+function trackPath(): string {
+  let d = "";
+  for (let s = 0; s < SPACES; s++) {
+    const p = spacePosition(s);
+    if (s === 0) d += `M${p.x} ${p.y}`;
+    else if (s % PER_ROW === 0) {
+      const q = spacePosition(s - 1);
+      const bulge = (Math.floor(s / PER_ROW) % 2 === 1 ? 1 : -1) * 46;
+      d += ` C${q.x + bulge} ${q.y} ${p.x + bulge} ${p.y} ${p.x} ${p.y}`;
+    } else d += ` L${p.x} ${p.y}`;
+  }
+  return d;
+}
+
+const PATH = trackPath();
+const ROWS = Math.ceil(SPACES / PER_ROW);
+const WIDTH = X0 * 2 + (PER_ROW - 1) * DX;
+const HEIGHT = Y0 * 2 + (ROWS - 1) * DY;
+
+/** The winding score track with a rabbit per player; rabbits glide to their new space. */
+export function ScoreTrack({ players, label, target }: { players: TrackPlayer[]; label: string; target?: number | null }) {
+  const bySpace = new Map<number, TrackPlayer[]>();
+  for (const p of players) {
+    const s = p.score % SPACES;
+    bySpace.set(s, [...(bySpace.get(s) ?? []), p]);
+  }
+  return (
+    <figure class="track" data-testid="score-track">
+      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={label}>
+        <path d={PATH} class="track-road" />
+        <path d={PATH} class="track-dash" />
+        {Array.from({ length: SPACES }, (_, s) => {
+          const p = spacePosition(s);
+          const goal = target !== undefined && target !== null && s === target;
+          return (
+            <g key={s} class={`track-space${s % 5 === 0 ? " is-five" : ""}${goal ? " is-goal" : ""}`}>
+              <circle cx={p.x} cy={p.y} r={s % 5 === 0 ? 19 : 15} />
+              <text x={p.x} y={p.y + 5} text-anchor="middle">{s}</text>
+            </g>
+          );
+        })}
+        {players.map((pl) => {
+          const s = pl.score % SPACES;
+          const group = bySpace.get(s) ?? [pl];
+          const k = group.indexOf(pl);
+          const n = group.length;
+          const base = spacePosition(s);
+          const angle = n > 1 ? (k / n) * Math.PI * 2 - Math.PI / 2 : 0;
+          const r = n > 1 ? 16 : 0;
+          const x = base.x + Math.cos(angle) * r;
+          const y = base.y - 8 + Math.sin(angle) * r * 0.6;
+          return (
+            <g key={pl.id} class="track-rabbit" style={{ transform: `translate(${x}px, ${y}px)` }} data-player={pl.id} data-score={pl.score}>
+              <title>{`${pl.name}: ${pl.score}`}</title>
+              <g transform="scale(1.35)"><RabbitShape color={pl.color} /></g>
+            </g>
+          );
+        })}
+      </svg>
+    </figure>
+  );
+}

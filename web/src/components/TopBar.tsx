@@ -1,0 +1,47 @@
+import { LANGUAGES, LANGUAGE_NAMES, type Lang } from "../i18n";
+import { useI18n } from "../i18n/context";
+import type { ConnStatus } from "../state/reducer";
+
+export function ConnectionPill({ status, attempt }: { status: ConnStatus; attempt: number }) {
+  const { t } = useI18n();
+  const text =
+    status === "open" ? t("conn.connected")
+    : status === "reconnecting" ? t("conn.reconnecting", { n: attempt })
+    : status === "connecting" ? t("conn.connecting")
+    : t("conn.offline");
+  return (
+    <span class={`pill pill--${status}`} role="status" aria-live="polite" data-testid="conn" data-status={status}>
+      <span class="pill-dot" aria-hidden="true" />
+      {text}
+    </span>
+  );
+}
+
+export function LanguageMenu() {
+  const { lang, setLang, t } = useI18n();
+  return (
+    <label class="lang">
+      <span class="sr-only">{t("lang.label")}</span>
+      <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><circle cx="12" cy="12" r="9" fill="none" stroke="currentColor" stroke-width="1.8" /><path d="M3 12h18M12 3c3 3.5 3 14.5 0 18M12 3c-3 3.5-3 14.5 0 18" fill="none" stroke="currentColor" stroke-width="1.6" /></svg>
+      <select value={lang} onChange={(e) => setLang(e.currentTarget.value as Lang)} data-testid="lang">
+        {LANGUAGES.map((l) => <option key={l} value={l}>{LANGUAGE_NAMES[l]}</option>)}
+      </select>
+    </label>
+  );
+}
+
+export function TopBar({ children }: { children?: preact.ComponentChildren }) {
+  const { t } = useI18n();
+  return (
+    <header class="topbar">
+      <a class="brand" href="/" aria-label={t("app.title")}>
+        <svg viewBox="0 0 64 64" width="30" height="30" aria-hidden="true"><rect x="14" y="6" width="34" height="50" rx="5" fill="#f6ecd9" stroke="#e8b04a" stroke-width="4" transform="rotate(-8 31 31)" /><circle cx="30" cy="27" r="8" fill="#d9653b" /></svg>
+        <span>{t("app.title")}</span>
+      </a>
+      <div class="topbar-right">
+        {children}
+        <LanguageMenu />
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,179 @@
+import { useEffect, useState } from "preact/hooks";
+import { navigate } from "../App";
+import { TopBar } from "../components/TopBar";
+import { useI18n } from "../i18n/context";
+import { api, ApiProblem } from "../net/api";
+import { saveTicket } from "../net/tickets";
+import type { DeckInfo, RoomSettings } from "../protocol";
+
+const NAME_KEY = "dixit.name";
+
+export function rememberedName(): string {
+  try { return localStorage.getItem(NAME_KEY) ?? ""; } catch { return ""; }
+}
+export function rememberName(name: string): void {
+  try { localStorage.setItem(NAME_KEY, name); } catch { /* ignore */ }
+}
+
+function num(v: string): number | null {
+  const n = parseInt(v, 10);
+  return Number.isFinite(n) && n > 0 ? n : null;
+}
+
+export function errorText(t: (k: string, p?: Record<string, string | number>) => string, code: string): string {
+  const key = `error.${code}`;
+  const text = t(key);
+  return text.startsWith("⟦") ? t("error.generic", { code }) : text;
+}
+
+export function Home() {
+  const { t } = useI18n();
+  const [name, setName] = useState(rememberedName());
+  const [code, setCode] = useState("");
+  const [edition, setEdition] = useState<"classic" | "2021">("classic");
+  const [lone, setLone] = useState<"default" | "on" | "off">("default");
+  const [endAt, setEndAt] = useState("");
+  const [maxRounds, setMaxRounds] = useState("");
+  const [maxPlayers, setMaxPlayers] = useState("");
+  const [timerClue, setTimerClue] = useState("");
+  const [timerSubmit, setTimerSubmit] = useState("");
+  const [timerVote, setTimerVote] = useState("");
+  const [bots, setBots] = useState(0);
+  const [first, setFirst] = useState<"claim" | "random" | "host">("claim");
+  const [clueMax, setClueMax] = useState("");
+  const [decks, setDecks] = useState<DeckInfo[]>([]);
+  const [chosenDecks, setChosenDecks] = useState<string[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => { api.decks().then((d) => setDecks(d.decks)).catch(() => setDecks([])); }, []);
+
+  const settings = (): RoomSettings => ({
+    edition,
+    lone_finder_bonus: lone === "default" ? null : lone === "on",
+    end_at_score: num(endAt),
+    max_rounds: num(maxRounds),
+    max_players: num(maxPlayers),
+    timers: { clue: num(timerClue), submit: num(timerSubmit), vote: num(timerVote) },
+    decks: chosenDecks,
+    bots,
+    first_storyteller: first,
+    clue_max_length: num(clueMax),
+  });
+
+  async function go(action: "create" | "join") {
+    const trimmed = name.trim();
+    if (!trimmed) return setError(t("home.nameRequired"));
+    if (action === "join" && !code.trim()) return setError(t("home.codeRequired"));
+    setBusy(true);
+    setError(null);
+    rememberName(trimmed);
+    try {
+      const ticket = action === "create"
+        ? await api.createRoom({ name: trimmed, settings: settings() })
+        : await api.join(code.trim().toUpperCase(), { name: trimmed });
+      saveTicket(ticket);
+      navigate(`/r/${ticket.code}`);
+    } catch (e) {
+      setError(errorText(t, e instanceof ApiProblem ? e.code : "network"));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div class="page page--home">
+      <TopBar />
+      <main class="home">
+        <section class="hero">
+          <h1>{t("app.title")}</h1>
+          <p>{t("app.tagline")}</p>
+        </section>
+        {error ? <p class="alert" role="alert" data-testid="error">{error}</p> : null}
+        <label class="field">
+          <span>{t("home.name")}</span>
+          <input name="name" value={name} maxLength={24} autoComplete="nickname" placeholder={t("home.namePlaceholder")} onInput={(e) => setName(e.currentTarget.value)} data-testid="name" />
+        </label>
+        <div class="home-cols">
+          <form class="panel" onSubmit={(e) => { e.preventDefault(); void go("join"); }}>
+            <h2>{t("home.join")}</h2>
+            <label class="field">
+              <span>{t("home.code")}</span>
+              <input name="code" value={code} maxLength={12} autoCapitalize="characters" placeholder={t("home.codePlaceholder")} onInput={(e) => setCode(e.currentTarget.value.toUpperCase())} class="code-input" data-testid="code" />
+            </label>
+            <button type="submit" class="btn btn-primary" disabled={busy} data-testid="join">{t("home.joinButton")}</button>
+          </form>
+          <form class="panel" onSubmit={(e) => { e.preventDefault(); void go("create"); }}>
+            <h2>{t("home.create")}</h2>
+            <fieldset class="editions">
+              <legend>{t("rules.edition")}</legend>
+              {(["classic", "2021"] as const).map((ed) => (
+                <label key={ed} class={`choice${edition === ed ? " is-on" : ""}`}>
+                  <input type="radio" name="edition" value={ed} checked={edition === ed} onChange={() => setEdition(ed)} />
+                  <span>{t(`rules.edition.${ed}`)}</span>
+                </label>
+              ))}
+            </fieldset>
+            <label class="field field--inline">
+              <span>{t("rules.bots")}</span>
+              <input type="number" min={0} max={7} value={bots} onInput={(e) => setBots(Math.max(0, Math.min(7, parseInt(e.currentTarget.value, 10) || 0)))} data-testid="bots" />
+            </label>
+            <details class="more">
+              <summary>{t("rules.more")}</summary>
+              <label class="field field--inline">
+                <span>{t("rules.firstStoryteller")}</span>
+                <select value={first} onChange={(e) => setFirst(e.currentTarget.value as typeof first)}>
+                  <option value="claim">{t("rules.first.claim")}</option>
+                  <option value="random">{t("rules.first.random")}</option>
+                  <option value="host">{t("rules.first.host")}</option>
+                </select>
+              </label>
+              <label class="field field--inline">
+                <span>{t("rules.loneFinder")}</span>
+                <select value={lone} onChange={(e) => setLone(e.currentTarget.value as typeof lone)}>
+                  <option value="default">{t("rules.loneFinder.default")}</option>
+                  <option value="on">{t("rules.loneFinder.on")}</option>
+                  <option value="off">{t("rules.loneFinder.off")}</option>
+                </select>
+              </label>
+              <label class="field field--inline">
+                <span>{t("rules.endAtScore")}</span>
+                <input type="number" min={1} max={1000} value={endAt} placeholder={t("rules.default")} onInput={(e) => setEndAt(e.currentTarget.value)} />
+              </label>
+              <label class="field field--inline">
+                <span>{t("rules.maxRounds")}</span>
+                <input type="number" min={1} max={1000} value={maxRounds} placeholder={t("rules.none")} onInput={(e) => setMaxRounds(e.currentTarget.value)} data-testid="max-rounds" />
+              </label>
+              <label class="field field--inline">
+                <span>{t("rules.maxPlayers")}</span>
+                <input type="number" min={3} max={8} value={maxPlayers} placeholder={t("rules.default")} onInput={(e) => setMaxPlayers(e.currentTarget.value)} />
+              </label>
+              <label class="field field--inline">
+                <span>{t("rules.clueMax")}</span>
+                <input type="number" min={1} max={2000} value={clueMax} placeholder="200" onInput={(e) => setClueMax(e.currentTarget.value)} />
+              </label>
+              <fieldset class="timers">
+                <legend>{t("rules.timers")}</legend>
+                <label class="field field--inline"><span>{t("rules.timer.clue")}</span><input type="number" min={5} max={3600} value={timerClue} placeholder={t("rules.off")} onInput={(e) => setTimerClue(e.currentTarget.value)} data-testid="timer-clue" /></label>
+                <label class="field field--inline"><span>{t("rules.timer.submit")}</span><input type="number" min={5} max={3600} value={timerSubmit} placeholder={t("rules.off")} onInput={(e) => setTimerSubmit(e.currentTarget.value)} /></label>
+                <label class="field field--inline"><span>{t("rules.timer.vote")}</span><input type="number" min={5} max={3600} value={timerVote} placeholder={t("rules.off")} onInput={(e) => setTimerVote(e.currentTarget.value)} /></label>
+              </fieldset>
+              {decks.length > 0 ? (
+                <fieldset class="decks">
+                  <legend>{t("rules.decks")}</legend>
+                  {decks.map((d) => (
+                    <label key={d.slug} class="check">
+                      <input type="checkbox" checked={chosenDecks.includes(d.slug)} onChange={(e) => setChosenDecks(e.currentTarget.checked ? [...chosenDecks, d.slug] : chosenDecks.filter((s) => s !== d.slug))} />
+                      <span>{d.name} ({d.card_count})</span>
+                    </label>
+                  ))}
+                </fieldset>
+              ) : null}
+            </details>
+            <button type="submit" class="btn btn-primary btn-big" disabled={busy} data-testid="create">{t("home.createButton")}</button>
+          </form>
+        </div>
+      </main>
+    </div>
+  );
+}

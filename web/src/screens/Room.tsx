@@ -1,0 +1,126 @@
+import { useEffect, useReducer, useRef, useState } from "preact/hooks";
+import { navigate } from "../App";
+import { ConnectionPill, TopBar } from "../components/TopBar";
+import { useI18n } from "../i18n/context";
+import { api, ApiProblem } from "../net/api";
+import { RoomSocket, type CommandBody } from "../net/socket";
+import { forgetTicket, loadTicket, saveTicket } from "../net/tickets";
+import type { SeatTicket } from "../protocol";
+import { initialState, lastVersion, reduce, type ClientState } from "../state/reducer";
+import { Game } from "./Game";
+import { errorText, rememberName, rememberedName } from "./Home";
+import { Lobby } from "./Lobby";
+import { Tv } from "./Tv";
+
+export type Send = (body: CommandBody) => string;
+
+function JoinForm({ code, onTicket }: { code: string; onTicket: (t: SeatTicket) => void }) {
+  const { t } = useI18n();
+  const [name, setName] = useState(rememberedName());
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  async function join(e: Event) {
+    e.preventDefault();
+    const trimmed = name.trim();
+    if (!trimmed) return setError(t("home.nameRequired"));
+    setBusy(true);
+    rememberName(trimmed);
+    try {
+      const ticket = await api.join(code, { name: trimmed });
+      saveTicket(ticket);
+      onTicket(ticket);
+    } catch (err) {
+      setError(errorText(t, err instanceof ApiProblem ? err.code : "network"));
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <main class="joinpage">
+      <form class="panel" onSubmit={join}>
+        <h1>{t("lobby.title", { code })}</h1>
+        {error ? <p class="alert" role="alert" data-testid="error">{error}</p> : null}
+        <label class="field">
+          <span>{t("home.name")}</span>
+          <input value={name} maxLength={24} autoComplete="nickname" placeholder={t("home.namePlaceholder")} onInput={(e) => setName(e.currentTarget.value)} data-testid="name" />
+        </label>
+        <button class="btn btn-primary btn-big" type="submit" disabled={busy} data-testid="join">{t("lobby.joinAs")}</button>
+        <a class="btn btn-ghost" href={`/r/${code}/tv`} onClick={(e) => { e.preventDefault(); navigate(`/r/${code}/tv`); }}>{t("lobby.spectate")}</a>
+      </form>
+    </main>
+  );
+}
+
+export function Room({ code, tv }: { code: string; tv: boolean }) {
+  const { t } = useI18n();
+  const [ticket, setTicket] = useState<SeatTicket | null>(() => (tv ? null : loadTicket(code)));
+  const [state, dispatch] = useReducer(reduce, initialState);
+  const stateRef = useRef<ClientState>(state);
+  stateRef.current = state;
+  const socket = useRef<RoomSocket | null>(null);
+  const [tvError, setTvError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!tv) return;
+    api.spectate(code).then(setTicket).catch((e) => setTvError(errorText(t, e instanceof ApiProblem ? e.code : "network")));
+  }, [code, tv]);
+
+  useEffect(() => {
+    if (!ticket) return undefined;
+    const s = new RoomSocket(ticket.ws, ticket.token, dispatch, () => lastVersion(stateRef.current));
+    socket.current = s;
+    s.start();
+    return () => s.stop();
+  }, [ticket]);
+
+  useEffect(() => {
+    const code_ = state.closed?.code ?? (state.error?.code.startsWith("auth/") ? state.error.code : null);
+    if (code_ && !tv) forgetTicket(code);
+  }, [state.closed, state.error]);
+
+  const send: Send = (body) => socket.current?.send(body) ?? "";
+  const pill = <ConnectionPill status={state.conn} attempt={state.attempt} />;
+
+  if (!ticket) {
+    return (
+      <div class="page">
+        <TopBar />
+        {tv ? <main class="joinpage"><p class={tvError ? "alert" : "muted"}>{tvError ?? t("conn.connecting")}</p></main> : <JoinForm code={code} onTicket={setTicket} />}
+      </div>
+    );
+  }
+
+  const lost = state.closed ?? (state.error?.code.startsWith("auth/") ? state.error : null);
+  if (lost) {
+    return (
+      <div class="page">
+        <TopBar>{pill}</TopBar>
+        <main class="joinpage">
+          <p class="alert" role="alert">{errorText(t, lost.code)}</p>
+          <button class="btn btn-primary" onClick={() => { forgetTicket(code); setTicket(null); location.reload(); }}>{t("lobby.joinAs")}</button>
+        </main>
+      </div>
+    );
+  }
+
+  const room = state.room;
+  const spectator = tv || state.you?.role === "spectator";
+  let body: preact.ComponentChildren;
+  if (!room) body = <main class="joinpage"><p class="muted">{t("conn.connecting")}</p></main>;
+  else if (spectator && state.view) body = <Tv state={state} />;
+  else if (room.status === "lobby" || !state.view) body = <Lobby state={state} send={send} />;
+  else body = <Game state={state} send={send} />;
+
+  return (
+    <div class={`page${spectator ? " page--tv" : ""}`}>
+      <TopBar>{pill}</TopBar>
+      {state.error && !lost ? (
+        <div class="toast" role="alert" data-testid="error">
+          <span>{errorText(t, state.error.code)}</span>
+          <button class="btn btn-ghost btn-small" onClick={() => dispatch({ kind: "dismiss" })}>{t("common.dismiss")}</button>
+        </div>
+      ) : null}
+      {body}
+    </div>
+  );
+}

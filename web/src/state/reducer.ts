@@ -1,0 +1,197 @@
+/**
+ * The client's state: a pure function of the messages the server sent and the connection's
+ * life. No game rules live here: what may be done comes from the server's `legal` actions.
+ */
+import type {
+  ClientMessage,
+  GameView,
+  Notice,
+  RoomState,
+  ServerMessage,
+  You,
+} from "../protocol";
+
+export type ConnStatus = "idle" | "connecting" | "open" | "reconnecting" | "closed";
+
+export interface Problem {
+  code: string;
+  message: string;
+}
+
+export interface ClientState {
+  conn: ConnStatus;
+  attempt: number;
+  you: You | null;
+  room: RoomState | null;
+  view: GameView | null;
+  /** Commands sent and not yet answered, by id. */
+  pending: Record<string, ClientMessage>;
+  error: Problem | null;
+  notices: Notice[];
+  /** The server closed this seat (kicked, left): do not reconnect. */
+  closed: Problem | null;
+}
+
+export type Action =
+  | { kind: "server"; msg: ServerMessage }
+  | { kind: "conn"; status: ConnStatus; attempt?: number }
+  | { kind: "sent"; id: string; command: ClientMessage }
+  | { kind: "dismiss" }
+  | { kind: "fail"; problem: Problem };
+
+export const initialState: ClientState = {
+  conn: "idle",
+  attempt: 0,
+  you: null,
+  room: null,
+  view: null,
+  pending: {},
+  error: null,
+  notices: [],
+  closed: null,
+};
+
+function without<V>(record: Record<string, V>, key: string | null | undefined): Record<string, V> {
+  if (!key || !(key in record)) return record;
+  const copy = { ...record };
+  delete copy[key];
+  return copy;
+}
+
+/** Take a game view unless it is older than the one we hold (messages can cross a reconnect). */
+function takeView(current: GameView | null, next: GameView, reset: boolean): GameView {
+  if (!current || reset || next.version >= current.version) return next;
+  return current;
+}
+
+export function reduce(state: ClientState, action: Action): ClientState {
+  switch (action.kind) {
+    case "conn":
+      return {
+        ...state,
+        conn: action.status,
+        attempt: action.attempt ?? (action.status === "open" ? 0 : state.attempt),
+      };
+    case "sent":
+      return { ...state, pending: { ...state.pending, [action.id]: action.command }, error: null };
+    case "dismiss":
+      return { ...state, error: null };
+    case "fail":
+      return { ...state, error: action.problem };
+    case "server":
+      return onServer(state, action.msg);
+  }
+}
+
+function onServer(state: ClientState, msg: ServerMessage): ClientState {
+  switch (msg.type) {
+    case "welcome": {
+      const view = msg.game ? takeView(state.view, msg.game.view, msg.game.reset) : null;
+      return {
+        ...state,
+        you: msg.you,
+        room: msg.room,
+        view: msg.room.status === "lobby" ? null : view ?? state.view,
+        closed: null,
+      };
+    }
+    case "game":
+      return { ...state, view: takeView(state.view, msg.view, msg.reset) };
+    case "room": {
+      const rematch =
+        msg.room.status === "lobby" ||
+        (state.room !== null && msg.room.game_number !== state.room.game_number);
+      return { ...state, room: msg.room, you: msg.you, view: rematch ? null : state.view };
+    }
+    case "ack":
+      return { ...state, pending: without(state.pending, msg.id) };
+    case "error":
+      return {
+        ...state,
+        pending: without(state.pending, msg.id),
+        error: { code: msg.code, message: msg.message },
+      };
+    case "notice":
+      return { ...state, notices: [...state.notices.slice(-2), msg] };
+    case "closed":
+      return { ...state, closed: { code: msg.code, message: msg.message }, conn: "closed" };
+    case "pong":
+      return state;
+  }
+}
+
+/** The last game version this client saw, sent as `since` when it reconnects. */
+export function lastVersion(state: ClientState): number | null {
+  return state.view ? state.view.version : null;
+}
+
+// ---------------------------------------------------------------------------- selectors
+
+export function seatName(room: RoomState | null, id: string | null | undefined): string {
+  if (!room || !id) return "";
+  return room.seats.find((s) => s.id === id)?.name ?? id;
+}
+
+export type Turn =
+  | { kind: "lobby" }
+  | { kind: "yourClue" }
+  | { kind: "claimClue" }
+  | { kind: "waitClue"; storyteller: string }
+  | { kind: "yourSubmit"; count: number }
+  | { kind: "waitSubmit"; waiting: string[] }
+  | { kind: "yourVote" }
+  | { kind: "waitVote"; waiting: string[]; storyteller: boolean }
+  | { kind: "over" };
+
+/** What the banner says: whose turn it is and who is still awaited. Only from the view. */
+export function turn(view: GameView | null): Turn {
+  if (!view) return { kind: "lobby" };
+  const legal = view.legal;
+  switch (view.phase) {
+    case "setup":
+      return { kind: "lobby" };
+    case "clue":
+      if (legal.give_clue.length > 0)
+        return view.storyteller === null ? { kind: "claimClue" } : { kind: "yourClue" };
+      return { kind: "waitClue", storyteller: view.storyteller ?? "" };
+    case "submit":
+      if (legal.submit.length > 0) return { kind: "yourSubmit", count: legal.submit_count };
+      return { kind: "waitSubmit", waiting: view.waiting_for };
+    case "vote":
+      if (legal.vote.length > 0) return { kind: "yourVote" };
+      return {
+        kind: "waitVote",
+        waiting: view.waiting_for,
+        storyteller: view.viewer !== null && view.viewer === view.storyteller,
+      };
+    case "over":
+      return { kind: "over" };
+  }
+}
+
+/** The round to show as revealed: the last scored round, while the next clue is awaited. */
+export function revealedRound(view: GameView | null) {
+  if (!view || view.rounds.length === 0) return null;
+  const last = view.rounds[view.rounds.length - 1]!;
+  if (view.phase === "over") return last;
+  if (view.phase === "clue" && last.round === view.round - 1) return last;
+  return null;
+}
+
+/** Points each player got in a round, with the reasons, in the order awarded. */
+export function roundPoints(result: {
+  awards: { player: string; points: number; reason: string }[];
+}): Map<string, { total: number; reasons: { points: number; reason: string }[] }> {
+  const out = new Map<string, { total: number; reasons: { points: number; reason: string }[] }>();
+  for (const a of result.awards) {
+    const entry = out.get(a.player) ?? { total: 0, reasons: [] };
+    entry.total += a.points;
+    entry.reasons.push({ points: a.points, reason: a.reason });
+    out.set(a.player, entry);
+  }
+  return out;
+}
+
+export function isPending(state: ClientState, type: ClientMessage["type"]): boolean {
+  return Object.values(state.pending).some((c) => c.type === type);
+}

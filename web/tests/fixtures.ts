@@ -1,0 +1,62 @@
+import type { GameView, RoomState, ServerMessage } from "../src/protocol";
+
+export function room(over: Partial<RoomState> = {}): RoomState {
+  return {
+    code: "KX7QMB",
+    status: "lobby",
+    game_number: 1,
+    host: "p1",
+    seats: [
+      { id: "p1", name: "Ann", colour: "blue", is_host: true, is_bot: false, bot_kind: null, connected: true, left: false },
+      { id: "p2", name: "Bo", colour: "green", is_host: false, is_bot: false, bot_kind: null, connected: true, left: false },
+      { id: "p3", name: "Cy", colour: "red", is_host: false, is_bot: true, bot_kind: "random", connected: true, left: false },
+    ],
+    spectators: 0,
+    settings: {},
+    deadline: null,
+    version: 0,
+    ...over,
+  };
+}
+
+export function view(over: Partial<GameView> = {}): GameView {
+  return {
+    viewer: "p1",
+    version: 3,
+    rules: { edition: "classic", min_players: 3, max_players: 6, hand_size: 6, three_player_hand_size: 7, three_player_cards_each: 2, lone_finder_bonus: null, reshuffle_discards: false, end_at_score: null, max_rounds: null, clue_max_length: 200 },
+    players: ["p1", "p2", "p3"],
+    phase: "clue",
+    round: 1,
+    storyteller: "p1",
+    clue: null,
+    hand: ["a", "b", "c", "d", "e", "f", "g"],
+    my_cards: [],
+    my_vote: null,
+    table: [],
+    acted: [],
+    waiting_for: ["p1"],
+    scores: { p1: 0, p2: 0, p3: 0 },
+    pile_count: 63,
+    discard_count: 0,
+    rounds: [],
+    winners: [],
+    legal: { give_clue: ["a", "b", "c", "d", "e", "f", "g"], submit: [], submit_count: 0, vote: [], max_clue_length: 200 },
+    ...over,
+  };
+}
+
+export const you = { role: "player" as const, seat: "p1", is_host: true };
+
+export function welcome(v: GameView | null, r: RoomState = room()): ServerMessage {
+  return {
+    type: "welcome",
+    v: 1,
+    you,
+    room: r,
+    game: v ? { type: "game", v: 1, from_version: 0, events: [], view: v, reset: true } : null,
+  };
+}
+
+export function game(v: GameView, reset = false): ServerMessage {
+  return { type: "game", v: 1, from_version: v.version - 1, events: [], view: v, reset };
+}
