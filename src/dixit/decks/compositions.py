@@ -1,0 +1,1306 @@
+"""Composition ideas: how motifs are arranged on a card.
+
+Each composition is a function painting onto a :class:`Ctx` (canvas, palette, main motif,
+seeded random generator) and recording what it drew (motifs with roles, a literal description,
+themes and moods). The planner picks compositions through :data:`COMPOSITIONS`, which also says
+which motif kinds may be the main motif and which times of day suit the idea.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from dixit.decks import painter as p
+from dixit.decks.motifs import MOTIFS, Motif, motifs_of
+from dixit.decks.palettes import PALETTES, Palette
+
+RGB = p.RGB
+
+
+@dataclass
+class Ctx:
+    """Everything a composition needs, and what it reports back."""
+
+    c: p.Canvas
+    rng: np.random.Generator
+    pal: Palette
+    main: Motif
+    motifs: list[tuple[str, str]] = field(default_factory=list)  # (icon name, role)
+    scenery: list[str] = field(default_factory=list)
+    description: list[str] = field(default_factory=list)
+    title: str = ""
+
+    def col(self, h: str) -> RGB:
+        return p.hex_rgb(h)
+
+    def pick(self, kind: str, *exclude: str) -> Motif:
+        """A secondary motif of ``kind`` (never the main motif)."""
+        pool = [m for m in motifs_of(kind) if m.name != self.main.name and m.name not in exclude]
+        return pool[int(self.rng.integers(len(pool)))]
+
+    def sign(self) -> float:
+        return 1.0 if self.rng.random() < 0.5 else -1.0
+
+    def choose(self, options: list[str]) -> str:
+        return options[int(self.rng.integers(len(options)))]
+
+    def uniform(self, a: float, b: float) -> float:
+        return float(self.rng.uniform(a, b))
+
+    def add(self, name: str, role: str) -> None:
+        self.motifs.append((name, role))
+
+    def say(self, text: str) -> None:
+        self.description.append(text)
+
+    def label(self, name: str) -> str:
+        return MOTIFS[name].label
+
+
+def article(word: str) -> str:
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
+# ---------------------------------------------------------------- shared scenery
+
+
+def backdrop(
+    x: Ctx,
+    ground: str = "hills",
+    celestial: str = "auto",
+    horizon: float | None = None,
+    moon_at: tuple[float, float, float] | None = None,
+) -> tuple[float, float, float] | None:
+    """Paint sky, stars, moon or sun, clouds, hills or water. Returns the moon (x, y, r)."""
+    c, rng, pal = x.c, x.rng, x.pal
+    c.horizon = int((horizon if horizon is not None else x.uniform(0.66, 0.76)) * c.h)
+    p.sky(c, pal.sky, rng)
+    x.scenery.append(f"{pal.words[0]} and {pal.words[1]} sky")
+    if pal.stars:
+        p.stars(c, rng, pal.stars + int(rng.integers(0, 40)))
+        x.scenery.append("stars")
+    if celestial == "auto":
+        if pal.time_of_day in ("night", "twilight"):
+            celestial = x.choose(["moon", "moon", "crescent", "none"])
+        elif pal.time_of_day in ("dawn", "dusk"):
+            celestial = x.choose(["sun", "moon", "crescent", "none"])
+        else:
+            celestial = x.choose(["sun", "none", "none"])
+    moon_info = None
+    if celestial in ("moon", "crescent"):
+        if moon_at is None:
+            mx = x.uniform(0.18, 0.82) * c.w
+            my = x.uniform(0.08, 0.24) * c.h
+            mr = x.uniform(0.045, 0.08) * c.w
+        else:
+            mx, my, mr = moon_at
+        phase = 0.0 if celestial == "moon" else x.uniform(0.35, 0.6)
+        p.moon(c, rng, mx, my, mr, x.col(pal.moon), phase)
+        moon_info = (mx, my, mr)
+        x.scenery.append("full moon" if phase == 0 else "crescent moon")
+    elif celestial == "sun":
+        p.sun(
+            c,
+            x.uniform(0.2, 0.8) * c.w,
+            c.horizon - x.uniform(0.04, 0.12) * c.h,
+            x.uniform(0.04, 0.07) * c.w,
+            x.col(pal.moon),
+        )
+        x.scenery.append("low sun")
+    p.clouds(
+        c,
+        rng,
+        x.col(pal.cloud),
+        x.uniform(0.12, 0.5),
+        x.uniform(0.06, 0.14),
+        x.uniform(0.3, 0.55),
+        0.35 if pal.is_dark else 0.55,
+    )
+    x.scenery.append("clouds")
+    if ground in ("hills", "shore"):
+        p.hills(
+            c,
+            rng,
+            c.horizon / c.h + 0.01,
+            x.uniform(0.06, 0.14),
+            x.col(pal.far),
+            cell=x.uniform(160, 320),
+        )
+        p.mist(c, rng, c.horizon / c.h, 0.03, x.col(pal.mist), 0.35)
+    if ground == "water":
+        p.hills(
+            c,
+            rng,
+            c.horizon / c.h + 0.002,
+            x.uniform(0.015, 0.04),
+            x.col(pal.far),
+            cell=x.uniform(90, 200),
+        )
+        p.water(c, rng, x.col(pal.water), 0.35)
+        x.scenery.append("still water")
+    elif ground == "hills":
+        p.hills(
+            c,
+            rng,
+            c.horizon / c.h + 0.1,
+            x.uniform(0.04, 0.1),
+            x.col(pal.near),
+            cell=x.uniform(200, 400),
+        )
+        x.scenery.append("hills")
+    elif ground == "shore":
+        p.water(c, rng, x.col(pal.water), 0.35)
+        p.hills(c, rng, 0.93, 0.08, x.col(pal.near), cell=x.uniform(250, 450))
+        x.scenery.append("a lake")
+    return moon_info
+
+
+def ground_y(x: Ctx) -> float:
+    """Where things stand on the near hills."""
+    return x.c.horizon + 0.12 * x.c.h
+
+
+def night_tint(x: Ctx, s: p.Array) -> p.Array:
+    """Let the atmosphere colour a sprite a little, more at night."""
+    amount = {"night": 0.32, "twilight": 0.22, "dusk": 0.15, "dawn": 0.1}.get(
+        x.pal.time_of_day, 0.05
+    )
+    return p.tint(s, x.col(x.pal.far), amount)
+
+
+def figure(x: Ctx, cx: float, bottom: float, height: float, name: str | None = None) -> str:
+    """A tiny silhouetted person."""
+    name = name or x.pick("figure", "ghost", "person-rowing-boat", "person-fairy").name
+    s = p.silhouette(p.sprite(name, height, x.rng, 0.6), x.col(x.pal.dark))
+    if x.rng.random() < 0.5:
+        s = p.flip_h(s)
+    p.place(x.c, s, cx, bottom, anchor="bottom")
+    x.add(name, "tiny figure")
+    return name
+
+
+def bubble(x: Ctx, cx: float, cy: float, r: float, strength: float = 1.0) -> None:
+    """A translucent soap bubble."""
+    c = x.c
+    yy, xx = c.yy_xx()
+    d = np.sqrt((xx - cx) ** 2 + (yy - cy) ** 2) / r
+    rim = np.clip(1 - np.abs(d - 0.97) * 14, 0, 1) * 0.6
+    body = np.clip(1 - d, 0, 1) ** 0.3 * 0.08 * (d < 1)
+    hl = np.exp(-(((xx - (cx - r * 0.4)) ** 2 + (yy - (cy - r * 0.45)) ** 2) / (r * 0.18) ** 2))
+    c.add_light(((rim + body + hl * 0.8) * strength).astype(np.float32), (0.95, 0.97, 1.0), 0.9)
+
+
+def ellipse_mask(c: p.Canvas, cx: float, cy: float, rx: float, ry: float) -> p.Array:
+    yy, xx = c.yy_xx()
+    d = np.sqrt(((xx - cx) / max(1.0, rx)) ** 2 + ((yy - cy) / max(1.0, ry)) ** 2)
+    return np.clip((1 - d) * min(rx, ry) / 1.5, 0, 1).astype(np.float32)
+
+
+def contrasting(x: Ctx) -> Palette:
+    """A palette from the other side of the day (night for day, day for night)."""
+    want = ("day", "dawn") if x.pal.is_dark else ("night", "twilight")
+    pool = [q for q in PALETTES if q.time_of_day in want]
+    return pool[int(x.rng.integers(len(pool)))]
+
+
+def mini_world(
+    x: Ctx, mask: p.Array, box: tuple[float, float, float, float], inner: str
+) -> Palette:
+    """Paint a small other world (sky, moon, hills, a motif) inside ``mask``."""
+    cx0, cy0, cx1, cy1 = box
+    other = contrasting(x)
+    sub = p.Canvas(np.zeros_like(x.c.rgb))
+    h0, h1 = int(cy0), int(cy1)
+    sub.horizon = int(cy0 + (cy1 - cy0) * 0.7)
+    cols = np.array([p.hex_rgb(s) for s in other.sky], np.float32)
+    t = np.linspace(0, 1, len(other.sky))
+    ys = np.clip((np.arange(sub.h, dtype=np.float32) - h0) / max(1, sub.horizon - h0), 0, 1)
+    grad = np.stack([np.interp(ys, t, cols[:, k]) for k in range(3)], axis=1)
+    sub.rgb[:] = grad[:, None, :]
+    w = cx1 - cx0
+    if other.stars:
+        m = np.zeros((sub.h, sub.w), np.float32)
+        for _ in range(60):
+            m[
+                int(x.rng.integers(max(0, h0), max(h0 + 1, sub.horizon))),
+                int(x.rng.integers(max(0, int(cx0)), min(sub.w - 1, int(cx1)))),
+            ] = 1.0
+        sub.add_light(m, (1, 1, 1), 1.0)
+    p.moon(
+        sub,
+        x.rng,
+        cx0 + w * x.uniform(0.25, 0.75),
+        h0 + (h1 - h0) * 0.2,
+        w * 0.09,
+        p.hex_rgb(other.moon),
+        0.0 if x.rng.random() < 0.5 else 0.5,
+        0.5,
+    )
+    p.hills(sub, x.rng, sub.horizon / sub.h, 0.03, p.hex_rgb(other.near), cell=w / 3)
+    s = p.sprite(inner, (h1 - h0) * 0.42, x.rng, 0.5)
+    p.place(sub, s, (cx0 + cx1) / 2, sub.horizon + (h1 - h0) * 0.08, anchor="bottom")
+    m3 = mask[..., None]
+    x.c.rgb = x.c.rgb * (1 - m3) + sub.rgb * m3
+    return other
+
+
+# ---------------------------------------------------------------- the ideas
+
+
+def giant_tiny(x: Ctx) -> None:
+    backdrop(x, "hills")
+    c = x.c
+    gy = ground_y(x)
+    s = night_tint(x, p.sprite(x.main.name, x.uniform(0.42, 0.58) * c.h, x.rng))
+    if x.rng.random() < 0.5:
+        s = p.flip_h(s)
+    cx = x.uniform(0.42, 0.58) * c.w
+    p.shadow_ellipse(c, cx, gy, s.shape[1] * 0.45, 14)
+    p.place(c, s, cx, gy + 6, anchor="bottom")
+    side = 1 if x.rng.random() < 0.5 else -1
+    fx = cx + side * (s.shape[1] * 0.5 + x.uniform(20, 70))
+    fx = min(max(fx, 60), c.w - 60)
+    fig = figure(x, fx, gy + 8, x.uniform(0.035, 0.05) * c.h)
+    x.add(x.main.name, "giant")
+    x.title = x.choose(
+        [
+            f"The Gentle {x.main.label.title()}",
+            "Small Steps",
+            "Scale",
+            "Visiting Hours",
+            "Who Is Watching Whom",
+        ]
+    )
+    x.say(
+        f"An enormous {x.main.label} stands on the hills; beside it, {article(x.label(fig))} "
+        "no taller than its foot looks up."
+    )
+
+
+def moon_silhouette(x: Ctx) -> None:
+    c = x.c
+    mr = x.uniform(0.25, 0.31) * c.w
+    my = x.uniform(0.3, 0.38) * c.h
+    backdrop(x, "hills", "moon", horizon=x.uniform(0.72, 0.78), moon_at=(c.w / 2, my, mr))
+    s = p.silhouette(p.sprite(x.main.name, mr * x.uniform(1.0, 1.3), x.rng), x.col(x.pal.dark))
+    if x.rng.random() < 0.5:
+        s = p.flip_h(s)
+    p.place(c, s, c.w / 2 + x.uniform(-0.1, 0.1) * mr, my + x.uniform(0, 0.2) * mr)
+    x.add(x.main.name, "silhouette")
+    gy = ground_y(x)
+    figure(x, x.uniform(0.15, 0.85) * c.w, gy - x.uniform(0, 30), 0.035 * c.h)
+    x.title = x.choose(
+        ["Across the Moon", "Moonlit Passage", "Eclipse", "Night Visitor", "The Shape of Dreams"]
+    )
+    x.say(
+        f"The black silhouette of {article(x.main.label)} crosses a huge glowing moon "
+        "above dark hills where a tiny figure walks."
+    )
+
+
+def false_reflection(x: Ctx) -> None:
+    backdrop(x, "water", horizon=x.uniform(0.58, 0.66))
+    c = x.c
+    other = x.pick(x.choose(["creature", "object", "plant"]))
+    h = x.uniform(0.26, 0.34) * c.h
+    s = night_tint(x, p.sprite(x.main.name, h, x.rng))
+    cx = x.uniform(0.4, 0.6) * c.w
+    r = p.sprite(other.name, h * x.uniform(0.9, 1.15), x.rng)
+    r = p.flip_v(p.tint(r, x.col(x.pal.water), 0.45))
+    # ripple the reflection
+    shift = (np.sin(np.arange(r.shape[0]) * 0.35) * 4).astype(int)
+    r = np.stack([np.roll(r[i], shift[i], axis=0) for i in range(r.shape[0])])
+    p.place(c, r, cx, c.horizon + 4 + r.shape[0], opacity=0.75, anchor="bottom")
+    p.shadow_ellipse(c, cx, c.horizon + 2, s.shape[1] * 0.4, 8, 0.3)
+    p.place(c, s, cx, c.horizon + 6, anchor="bottom")
+    x.add(x.main.name, "subject")
+    x.add(other.name, "reflection")
+    x.title = x.choose(
+        [
+            "The Other Side",
+            "What the Water Knows",
+            "Mirror, Mirror",
+            "Second Nature",
+            "Who I Really Am",
+        ]
+    )
+    x.say(
+        f"{article(x.main.label).capitalize()} stands on calm water, but its reflection "
+        f"is {article(other.label)}."
+    )
+
+
+def _island(x: Ctx, cx: float, top: float, half: float) -> None:
+    c, rng = x.c, x.rng
+    n = 24
+    pts_top = [(cx - half + 2 * half * i / n, top + math.sin(i) * 3) for i in range(n + 1)]
+    depth = half * x.uniform(0.9, 1.3)
+    bottom = []
+    for i in range(n, -1, -1):
+        u = i / n
+        yy = top + 10 + depth * (1 - abs(u - 0.5) * 2) ** 0.8 * float(rng.uniform(0.7, 1.0))
+        bottom.append((cx - half + 2 * half * u, yy))
+    rock = p.polygon_mask(c, pts_top + bottom)
+    rock_col = p.mix(x.col(x.pal.near), (0.35, 0.25, 0.2), 0.45)
+    c.blend(rock, rock_col, 1.0)
+    shade = p.noise(rng, c.h, c.w, 14, 2)
+    c.blend((rock * (shade > 0.55)).astype(np.float32), p.mix(rock_col, (0, 0, 0), 0.3), 0.5)
+    grass = p.polygon_mask(c, [*pts_top, (cx + half, top + 14), (cx - half, top + 14)])
+    c.blend(grass, p.mix(x.col(x.pal.near), (0.3, 0.6, 0.3), 0.4), 1.0)
+    for _ in range(5):
+        rx = cx + x.uniform(-0.6, 0.6) * half
+        p.line(
+            c,
+            [(rx, top + 20), (rx + x.uniform(-8, 8), top + depth * x.uniform(0.5, 1.1))],
+            p.mix(rock_col, (0, 0, 0), 0.4),
+            1.5,
+            0.7,
+        )
+    if rng.random() < 0.6:
+        wx = cx + half * x.uniform(0.5, 0.85) * (1 if rng.random() < 0.5 else -1)
+        fall = np.zeros((c.h, c.w), np.float32)
+        y0, y1 = int(top + 8), int(min(c.h - 1, top + depth + x.uniform(80, 260)))
+        for yy in range(y0, y1):
+            k = (yy - y0) / max(1, y1 - y0)
+            fall[yy, int(wx) - 3 : int(wx) + 3] = 1 - k
+        c.blend(p._blur(fall, 2), (0.85, 0.92, 1.0), 0.7)
+        x.scenery.append("a waterfall falling into nothing")
+
+
+def floating_island(x: Ctx) -> None:
+    backdrop(x, x.choose(["hills", "water"]))
+    c = x.c
+    cx = x.uniform(0.4, 0.6) * c.w
+    top = x.uniform(0.38, 0.48) * c.h
+    half = x.uniform(0.2, 0.28) * c.w
+    s = night_tint(x, p.sprite(x.main.name, x.uniform(0.18, 0.26) * c.h, x.rng))
+    _island(x, cx, top, max(half, s.shape[1] * 0.6))
+    p.place(c, s, cx, top + 10, anchor="bottom")
+    x.add(x.main.name, "on the island")
+    if x.rng.random() < 0.6:
+        figure(x, cx + max(half, s.shape[1] * 0.6) * x.uniform(0.55, 0.85), top + 10, 0.03 * c.h)
+    x.title = x.choose(
+        ["Adrift", "Somewhere Above", "Uprooted", "A Place of One's Own", "Hovering"]
+    )
+    x.say(
+        f"A small island of rock and grass floats in the sky, carrying {article(x.main.label)}; "
+        "roots dangle from its underside."
+    )
+    x.scenery.append("floating island")
+
+
+def lifted(x: Ctx) -> None:
+    backdrop(x, x.choose(["hills", "water", "shore"]))
+    c = x.c
+    lifter = x.pick("lifter")
+    cx = x.uniform(0.38, 0.62) * c.w
+    cy = x.uniform(0.55, 0.68) * c.h
+    s = night_tint(x, p.sprite(x.main.name, x.uniform(0.16, 0.22) * c.h, x.rng))
+    top = cy - s.shape[0] / 2
+    n = int(x.rng.integers(5, 10))
+    lh = x.uniform(0.05, 0.075) * c.h
+    anchors = []
+    for _ in range(n):
+        lx = cx + x.uniform(-0.26, 0.26) * c.w
+        ly = top - x.uniform(0.12, 0.3) * c.h
+        anchors.append((lx, ly))
+    string = p.mix(x.col(x.pal.cloud), (1, 1, 1), 0.4)
+    for lx, ly in anchors:
+        p.line(
+            c,
+            [
+                (lx, ly + lh * 0.4),
+                ((lx + cx) / 2 + x.uniform(-10, 10), (ly + top) / 2),
+                (cx, top + 6),
+            ],
+            string,
+            1.2,
+            0.6,
+        )
+    for lx, ly in anchors:
+        ls = p.sprite(lifter.name, lh * x.uniform(0.8, 1.2), x.rng, 0.5)
+        p.place(c, p.rotate(ls, x.uniform(-15, 15)), lx, ly)
+    p.place(c, s, cx, cy)
+    x.add(x.main.name, "lifted")
+    x.add(lifter.name, "lifting it")
+    x.title = x.choose(
+        ["Lighter Than Air", "Carried Away", "Escape", "Departure", "Many Small Hands"]
+    )
+    x.say(
+        f"{article(x.main.label).capitalize()} is carried up into the sky by "
+        f"{n} {x.label(lifter.name)}s tied to it with thin strings."
+    )
+
+
+def night_inside(x: Ctx) -> None:
+    backdrop(x, "hills", x.choose(["sun", "none"]))
+    c = x.c
+    s = p.sprite(x.main.name, x.uniform(0.42, 0.55) * c.h, x.rng)
+    cx, cy = x.uniform(0.42, 0.58) * c.w, x.uniform(0.4, 0.48) * c.h
+    m = p.sprite_mask(c, s, cx, cy)
+    night = p.Canvas(np.zeros_like(c.rgb))
+    night.horizon = c.h
+    q = [pl for pl in PALETTES if pl.time_of_day == "night"]
+    nq = q[int(x.rng.integers(len(q)))]
+    p.sky(night, nq.sky, x.rng)
+    p.stars(night, x.rng, 500)
+    ys, xs = np.nonzero(m > 0.5)
+    if len(ys):
+        iy, ix = int(np.median(ys)), int(np.median(xs))
+        p.moon(
+            night,
+            x.rng,
+            ix,
+            iy - s.shape[0] * 0.05,
+            s.shape[1] * 0.06,
+            p.hex_rgb(nq.moon),
+            0.5,
+            0.6,
+        )
+    m3 = m[..., None]
+    edge_col = p.mix(p.hex_rgb(nq.sky[-1]), p.hex_rgb(x.pal.near), 0.3)
+    p.sprite_glow(c, s, cx, cy, x.col(x.pal.cloud), 14, 0.25)
+    c.rgb = c.rgb * (1 - m3) + night.rgb * m3
+    ring = np.clip(m - np.clip(p._blur(m, 3) * 1.4 - 0.4, 0, 1), 0, 1)
+    c.blend(ring.astype(np.float32), edge_col, 0.6)
+    x.add(x.main.name, "holds the night")
+    gy = ground_y(x)
+    figure(x, x.uniform(0.15, 0.85) * c.w, gy, 0.04 * c.h)
+    x.title = x.choose(
+        ["Night Within", "Carrying the Dark", "Secret Sky", "Inner Night", "Daydream"]
+    )
+    x.say(
+        f"In a {x.pal.time_of_day} landscape floats the shape of {article(x.main.label)} "
+        "filled with a starry night sky and a crescent moon."
+    )
+
+
+# Where the glass is in each container sprite, as fractions of its bounding box.
+GLASS: dict[str, tuple[float, float, float, float]] = {
+    "jar": (0.5, 0.6, 0.4, 0.32),
+    "light-bulb": (0.5, 0.36, 0.4, 0.33),
+    "crystal-ball": (0.5, 0.4, 0.42, 0.38),
+    "mirror": (0.5, 0.42, 0.36, 0.38),
+}
+
+
+def world_in_container(x: Ctx) -> None:
+    backdrop(x, x.choose(["water", "hills"]))
+    c = x.c
+    cont = x.choose(sorted(GLASS))
+    s = night_tint(x, p.sprite(cont, x.uniform(0.4, 0.5) * c.h, x.rng, 0.6))
+    cx = x.uniform(0.42, 0.58) * c.w
+    bottom = c.horizon + 0.06 * c.h
+    p.shadow_ellipse(c, cx, bottom - 4, s.shape[1] * 0.45, 12, 0.35)
+    box = p.place(c, s, cx, bottom, anchor="bottom")
+    gx, gy, rx, ry = GLASS[cont]
+    bw, bh = box[2] - box[0], box[3] - box[1]
+    ex, ey = box[0] + gx * bw, box[1] + gy * bh
+    erx, ery = rx * bw, ry * bh
+    mask = ellipse_mask(c, ex, ey, erx, ery)
+    other = mini_world(x, mask, (ex - erx, ey - ery, ex + erx, ey + ery), x.main.name)
+    bubble(x, ex, ey, max(erx, ery) * 0.98, 0.5)
+    x.add(cont, "container")
+    x.add(x.main.name, "inside")
+    x.title = x.choose(
+        ["Pocket Universe", "Kept Safe", "Another Time", "Collected", "Behind Glass"]
+    )
+    x.say(
+        f"Inside {article(x.label(cont))} is a tiny {other.time_of_day} world with its own "
+        f"sky, moon and hills, where {article(x.main.label)} stands."
+    )
+
+
+def _ladder(x: Ctx, x0: float, y0: float, x1: float, y1: float, width: float) -> None:
+    c = x.c
+    col = p.mix(x.col(x.pal.dark), (0.6, 0.45, 0.3), 0.35 if x.pal.is_dark else 0.6)
+    ang = math.atan2(y1 - y0, x1 - x0)
+    nx, ny = -math.sin(ang) * width / 2, math.cos(ang) * width / 2
+    p.line(c, [(x0 + nx, y0 + ny), (x1 + nx * 0.7, y1 + ny * 0.7)], col, 4, 0.95)
+    p.line(c, [(x0 - nx, y0 - ny), (x1 - nx * 0.7, y1 - ny * 0.7)], col, 4, 0.95)
+    length = math.hypot(x1 - x0, y1 - y0)
+    k = int(length / 34)
+    for i in range(1, k):
+        t = i / k
+        w = 1 - 0.3 * t
+        px, py = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
+        p.line(c, [(px + nx * w, py + ny * w), (px - nx * w, py - ny * w)], col, 3, 0.9)
+
+
+def ladder_to(x: Ctx) -> None:
+    backdrop(x, "hills", "none")
+    c = x.c
+    tx, ty = x.uniform(0.3, 0.7) * c.w, x.uniform(0.13, 0.24) * c.h
+    s = p.sprite(x.main.name, x.uniform(0.14, 0.2) * c.h, x.rng)
+    gx = tx + x.uniform(-0.25, 0.25) * c.w
+    gy = ground_y(x)
+    p.sprite_glow(c, s, tx, ty, x.col(x.pal.moon), 30, 0.5)
+    _ladder(x, gx, gy, tx, ty + s.shape[0] * 0.45, 36)
+    p.place(c, s, tx, ty)
+    t = x.uniform(0.45, 0.7)
+    climber = p.silhouette(p.sprite("person-climbing", 0.04 * c.h, x.rng, 0.5), x.col(x.pal.dark))
+    p.place(c, climber, gx + (tx - gx) * t, gy + (ty - gy) * t)
+    x.add("person-climbing", "climber")
+    x.add(x.main.name, "destination")
+    x.scenery.append("a ladder")
+    x.title = x.choose(
+        ["Almost There", "The Long Climb", "Reaching", "Ambition", "One Rung at a Time"]
+    )
+    x.say(
+        f"A wooden ladder rises from the hills into the sky, up to {article(x.main.label)} "
+        "hanging in the air; a small figure is halfway up."
+    )
+
+
+def lonely_glow(x: Ctx) -> None:
+    backdrop(x, x.choose(["water", "hills"]), x.choose(["none", "crescent"]))
+    c = x.c
+    s = p.sprite(x.main.name, x.uniform(0.2, 0.28) * c.h, x.rng)
+    cx = x.uniform(0.4, 0.6) * c.w
+    bottom = c.horizon + x.uniform(0.05, 0.1) * c.h
+    glow = x.col(x.pal.moon)
+    p.glow_disc(c, cx, bottom - s.shape[0] / 2, s.shape[0] * 1.1, glow, 0.55)
+    p.mist(c, x.rng, bottom / c.h, 0.05, x.col(x.pal.mist), 0.35)
+    p.place(c, s, cx, bottom, anchor="bottom")
+    p.sprite_glow(c, s, cx, bottom - s.shape[0] / 2, glow, 16, 0.5)
+    # a long light path on the ground / water
+    path = p.polygon_mask(c, [(cx - 20, bottom), (cx + 20, bottom), (cx + 90, c.h), (cx - 90, c.h)])
+    c.add_light(p._blur(path, 20), glow, 0.25)
+    x.add(x.main.name, "glowing alone")
+    if x.rng.random() < 0.5:
+        figure(
+            x,
+            x.uniform(0.1, 0.25) * c.w if x.rng.random() < 0.5 else x.uniform(0.75, 0.9) * c.w,
+            c.h * 0.95,
+            0.05 * c.h,
+        )
+    x.scenery.append("mist")
+    x.title = x.choose(["The Last Light", "Vigil", "Alone", "Keep It Burning", "Beacon"])
+    x.say(
+        f"{article(x.main.label).capitalize()} glows alone in the misty dark, "
+        "casting a long path of light toward the viewer."
+    )
+
+
+def door_in_field(x: Ctx) -> None:
+    backdrop(x, "hills")
+    c = x.c
+    dw, dh = x.uniform(0.2, 0.26) * c.w, x.uniform(0.3, 0.36) * c.h
+    cx = x.uniform(0.4, 0.6) * c.w
+    bottom = ground_y(x) + 10
+    x0, y0, x1, y1 = cx - dw / 2, bottom - dh, cx + dw / 2, bottom
+    inner = p.polygon_mask(c, [(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+    other = mini_world(x, inner, (x0, y0, x1, y1), x.main.name)
+    fcol = p.mix(x.col(x.pal.dark), (0.55, 0.4, 0.3), 0.5)
+    for a, b in [((x0, y0), (x1, y0)), ((x0, y0), (x0, y1)), ((x1, y0), (x1, y1))]:
+        p.line(c, [a, b], fcol, 9, 1.0)
+    leaf = p.polygon_mask(
+        c, [(x1, y0), (x1 + dw * 0.45, y0 + dh * 0.08), (x1 + dw * 0.45, y1 - dh * 0.02), (x1, y1)]
+    )
+    c.blend(leaf, p.mix(fcol, (0.7, 0.5, 0.35), 0.3), 1.0)
+    spill = p.polygon_mask(c, [(x0, y1), (x1, y1), (x1 + dw * 0.6, c.h), (x0 - dw * 0.6, c.h)])
+    c.add_light(p._blur(spill, 8), p.hex_rgb(other.sky[-1]), 0.35)
+    x.add(x.main.name, "through the door")
+    x.scenery.append("a door standing alone")
+    if x.rng.random() < 0.6:
+        figure(x, cx + x.sign() * dw * x.uniform(1.1, 1.6), bottom + 20, 0.05 * c.h)
+    x.title = x.choose(["Elsewhere", "Opportunity", "The Other Door", "Step Through", "Invitation"])
+    x.say(
+        f"A door stands alone in a {x.pal.time_of_day} field; through it you see a "
+        f"{other.time_of_day} world where {article(x.main.label)} waits."
+    )
+
+
+def path_river(x: Ctx) -> None:
+    backdrop(x, "hills")
+    c = x.c
+    vx = x.uniform(0.35, 0.65) * c.w
+    vy = c.horizon + 0.08 * c.h
+    xs = np.linspace(0, 1, 40)
+    bend = x.uniform(80, 160) * x.sign()
+    left, right = [], []
+    for t in xs:
+        yy = vy + (c.h - vy) * t
+        cx = vx + math.sin(t * 3.2) * bend * t + (c.w / 2 - vx) * t
+        w = 6 + 220 * t**1.3
+        left.append((cx - w, yy))
+        right.append((cx + w, yy))
+    full = p.polygon_mask(c, left + right[::-1])
+    ys = np.arange(c.h, dtype=np.float32)[:, None]
+    split = vy + (c.h - vy) * x.uniform(0.4, 0.6)
+    wmask = full * np.clip((split - ys) / 30, 0, 1)
+    pmask = full * np.clip((ys - split) / 30 + 1, 0, 1)
+    sand = p.mix(x.col(x.pal.near), (0.85, 0.78, 0.6), 0.55)
+    c.blend(pmask.astype(np.float32), sand, 0.95)
+    c.blend(wmask.astype(np.float32), x.col(x.pal.water), 0.95)
+    c.add_light(
+        (wmask * (p.noise(x.rng, c.h, c.w, 8, 2) > 0.7)).astype(np.float32), (1, 1, 1), 0.35
+    )
+    s = p.sprite(x.main.name, x.uniform(0.13, 0.2) * c.h, x.rng)
+    p.sprite_glow(c, s, vx, vy - s.shape[0] / 2, x.col(x.pal.moon), 20, 0.35)
+    p.place(c, night_tint(x, s), vx, vy + 4, anchor="bottom")
+    t = x.uniform(0.7, 0.85)
+    figure(x, left[int(t * 39)][0] / 2 + right[int(t * 39)][0] / 2, vy + (c.h - vy) * t, 0.06 * c.h)
+    x.add(x.main.name, "destination")
+    x.scenery.append("a path that becomes a river")
+    x.title = x.choose(
+        ["Where the Road Ends", "Current", "Change of Plans", "The Way Home", "Flow"]
+    )
+    x.say(
+        f"A sandy path winds toward {article(x.main.label)} on the horizon and, halfway "
+        "there, turns into a river."
+    )
+
+
+def object_house(x: Ctx) -> None:
+    backdrop(x, "hills")
+    c = x.c
+    s = night_tint(x, p.sprite(x.main.name, x.uniform(0.34, 0.44) * c.h, x.rng))
+    cx = x.uniform(0.42, 0.58) * c.w
+    bottom = ground_y(x) + 10
+    p.shadow_ellipse(c, cx, bottom - 4, s.shape[1] * 0.5, 14)
+    box = p.place(c, s, cx, bottom, anchor="bottom")
+    bw, bh = box[2] - box[0], box[3] - box[1]
+    warm = (1.0, 0.82, 0.45)
+    mask = p.sprite_mask(c, s, cx, bottom, anchor="bottom")
+    wins = np.zeros((c.h, c.w), np.float32)
+    n = int(x.rng.integers(2, 5))
+    for _ in range(n):
+        wx = box[0] + bw * x.uniform(0.25, 0.75)
+        wy = box[1] + bh * x.uniform(0.25, 0.6)
+        ww, wh = bw * 0.055, bh * 0.06
+        wins += p.polygon_mask(
+            c, [(wx - ww, wy - wh), (wx + ww, wy - wh), (wx + ww, wy + wh), (wx - ww, wy + wh)]
+        )
+    dx = box[0] + bw * x.uniform(0.4, 0.6)
+    door = p.polygon_mask(
+        c,
+        [
+            (dx - bw * 0.07, bottom - 3),
+            (dx - bw * 0.07, bottom - bh * 0.2),
+            (dx + bw * 0.07, bottom - bh * 0.2),
+            (dx + bw * 0.07, bottom - 3),
+        ],
+    )
+    wins = np.clip(wins + door, 0, 1) * (mask > 0.9)
+    c.add_light(p._blur(wins.astype(np.float32), 12), warm, 0.5)
+    c.blend(wins.astype(np.float32), warm, 0.95)
+    # chimney smoke
+    sx = box[0] + bw * x.uniform(0.3, 0.7)
+    smoke = np.zeros((c.h, c.w), np.float32)
+    for i in range(12):
+        yy = int(box[1] - 10 - i * 22)
+        xx = int(sx + math.sin(i * 0.7) * 16 + i * 3)
+        if 0 <= yy < c.h and 0 <= xx < c.w:
+            smoke[yy, xx] = 1.0
+    c.blend(np.clip(p._blur(smoke, 9) * 180, 0, 1), x.col(x.pal.cloud), 0.45)
+    x.add(x.main.name, "turned into a house")
+    x.title = x.choose(
+        ["Home Sweet Home", "Someone Lives Here", "Cosy", "Lights On", "Make Yourself at Home"]
+    )
+    x.say(
+        f"{article(x.main.label).capitalize()} has become a house, with glowing windows, "
+        "a little door and smoke curling out of the top."
+    )
+
+
+def shadow_mismatch(x: Ctx) -> None:
+    backdrop(x, "hills", x.choose(["sun", "moon"]))
+    c = x.c
+    other = x.pick(x.choose(["creature", "creature", "object"]))
+    h = x.uniform(0.22, 0.3) * c.h
+    s = night_tint(x, p.sprite(x.main.name, h, x.rng))
+    cx = x.uniform(0.38, 0.62) * c.w
+    bottom = c.horizon + x.uniform(0.02, 0.06) * c.h
+    sh = p.silhouette(p.sprite(other.name, h * 1.2, x.rng), (0.02, 0.02, 0.08))
+    sh = p.flip_v(sh)
+    sh = p.scale(sh, 1.0)
+    from PIL import Image
+
+    hh, ww = sh.shape[:2]
+    nh = max(4, int(hh * x.uniform(0.6, 0.75)))
+    shear = x.uniform(-0.35, 0.35)
+    chans = []
+    for k in range(4):
+        img = Image.fromarray(sh[..., k], mode="F").resize((ww, nh))
+        img = img.transform(
+            (int(ww + nh * abs(shear)), nh),
+            Image.Transform.AFFINE,
+            (1, shear, -nh * shear if shear > 0 else 0, 0, 1, 0),
+            Image.Resampling.BILINEAR,
+        )
+        chans.append(np.asarray(img, np.float32))
+    sh = np.stack(chans, axis=-1)
+    sh[..., 3] = p._blur(sh[..., 3], 2)
+    p.place(c, sh, cx, bottom - 6, opacity=0.6, anchor="top")
+    p.place(c, s, cx, bottom, anchor="bottom")
+    x.add(x.main.name, "subject")
+    x.add(other.name, "its shadow")
+    x.title = x.choose(
+        ["Shadow Self", "Not What It Seems", "Secret Wish", "Long Evening", "Double Life"]
+    )
+    x.say(
+        f"{article(x.main.label).capitalize()} stands in the grass with the light behind it, "
+        f"but the long shadow it casts toward us is the shape of {article(other.label)}."
+    )
+
+
+def window_in_sea(x: Ctx) -> None:
+    backdrop(x, "water", horizon=x.uniform(0.5, 0.6))
+    c = x.c
+    ww, wh = x.uniform(0.28, 0.36) * c.w, x.uniform(0.24, 0.3) * c.h
+    cx = x.uniform(0.4, 0.6) * c.w
+    bottom = c.horizon + x.uniform(0.12, 0.2) * c.h
+    x0, y0, x1, y1 = cx - ww / 2, bottom - wh, cx + ww / 2, bottom
+    inner = p.polygon_mask(c, [(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+    other = mini_world(x, inner, (x0, y0, x1, y1), x.main.name)
+    fcol = p.mix(x.col(x.pal.cloud), (0.9, 0.9, 0.85), 0.5)
+    p.line(c, [(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)], fcol, 8, 1.0)
+    p.line(c, [(cx, y0), (cx, y1)], fcol, 5, 1.0)
+    p.line(c, [(x0, (y0 + y1) / 2), (x1, (y0 + y1) / 2)], fcol, 5, 1.0)
+    ripple = ellipse_mask(c, cx, y1, ww * 0.7, 10) - ellipse_mask(c, cx, y1, ww * 0.6, 7)
+    c.add_light(np.clip(ripple, 0, 1), (1, 1, 1), 0.3)
+    x.add(x.main.name, "seen through the window")
+    x.scenery.append("a window standing in the sea")
+    x.title = x.choose(
+        ["A View of Elsewhere", "Open Window", "Through the Glass", "Longing", "Sea Window"]
+    )
+    x.say(
+        f"A window frame rises out of the sea; through its panes is a {other.time_of_day} "
+        f"sky with {article(x.main.label)}."
+    )
+
+
+def stairs_to(x: Ctx) -> None:
+    backdrop(x, x.choose(["hills", "water"]))
+    c = x.c
+    n = int(x.rng.integers(16, 24))
+    sx, sy = x.uniform(0.15, 0.35) * c.w, c.horizon + 0.1 * c.h
+    tx, ty = x.uniform(0.55, 0.8) * c.w, x.uniform(0.2, 0.3) * c.h
+    step_w = x.uniform(80, 110)
+    col = p.mix(x.col(x.pal.cloud), x.col(x.pal.far), 0.35)
+    for i in range(n):
+        t = i / (n - 1)
+        px = sx + (tx - sx) * t
+        py = sy + (ty - sy) * t
+        wob = math.sin(t * 6) * 20
+        m = p.polygon_mask(
+            c,
+            [
+                (px - step_w / 2 + wob, py),
+                (px + step_w / 2 + wob, py),
+                (px + step_w / 2 + wob, py + 26),
+                (px - step_w / 2 + wob, py + 26),
+            ],
+        )
+        c.blend(m, p.mix(col, (1, 1, 1), 0.25), 0.95)
+        c.blend(np.clip(m - np.roll(m, -5, axis=0), 0, 1), p.mix(col, (0, 0, 0), 0.3), 0.5)
+    s = p.sprite(x.main.name, x.uniform(0.15, 0.22) * c.h, x.rng)
+    p.clouds(c, x.rng, x.col(x.pal.cloud), ty / c.h + 0.02, 0.03, 0.6, 0.6)
+    p.place(c, night_tint(x, s), tx + math.sin(6) * 20, ty + 4, anchor="bottom")
+    figure(x, sx + (tx - sx) * 0.35 + math.sin(0.35 * 6) * 20, sy + (ty - sy) * 0.35, 0.04 * c.h)
+    x.add(x.main.name, "at the top")
+    x.scenery.append("floating stairs")
+    x.title = x.choose(["Stairway", "Step by Step", "Ascent", "The Top Floor", "Nearly Heaven"])
+    x.say(
+        f"Floating stone steps climb out of the landscape to {article(x.main.label)} "
+        "resting on a cloud; a small figure is on its way up."
+    )
+
+
+def fishing_sky(x: Ctx) -> None:
+    backdrop(x, "water", x.choose(["none", "crescent"]), horizon=x.uniform(0.6, 0.7))
+    c = x.c
+    bx = x.uniform(0.25, 0.45) * c.w
+    by = c.horizon + x.uniform(0.08, 0.14) * c.h
+    boat = night_tint(x, p.sprite("canoe", 0.07 * c.h, x.rng, 0.5))
+    fig = p.silhouette(p.sprite("person-standing", 0.065 * c.h, x.rng, 0.5), x.col(x.pal.dark))
+    p.place(c, fig, bx, by - boat.shape[0] * 0.3, anchor="bottom")
+    p.place(c, boat, bx, by, anchor="bottom")
+    rod_tip = (bx + 60, by - 0.14 * c.h)
+    p.line(c, [(bx + 8, by - 0.05 * c.h), rod_tip], x.col(x.pal.dark), 3, 1.0)
+    tx, ty = x.uniform(0.55, 0.8) * c.w, x.uniform(0.12, 0.3) * c.h
+    pts = []
+    for i in range(21):
+        t = i / 20
+        pts.append(
+            (
+                rod_tip[0] + (tx - rod_tip[0]) * t,
+                rod_tip[1] + (ty - rod_tip[1]) * t + math.sin(t * math.pi) * 40,
+            )
+        )
+    p.line(c, pts, p.mix(x.col(x.pal.moon), (1, 1, 1), 0.3), 1.2, 0.8)
+    s = p.sprite(x.main.name, x.uniform(0.12, 0.18) * c.h, x.rng)
+    p.sprite_glow(c, s, tx, ty + s.shape[0] / 2, x.col(x.pal.moon), 22, 0.45)
+    p.place(c, s, tx, ty + s.shape[0] / 2)
+    x.add("person-standing", "fisher")
+    x.add("canoe", "boat")
+    x.add(x.main.name, "caught in the sky")
+    x.title = x.choose(
+        ["The Catch", "Patience", "Fishing for Dreams", "Reeling In", "One That Got Away"]
+    )
+    x.say(
+        f"Someone in a small boat on the water has cast a fishing line into the sky and "
+        f"hooked {article(x.main.label)}."
+    )
+
+
+def sky_swimmer(x: Ctx) -> None:
+    backdrop(x, x.choose(["hills", "shore"]))
+    c = x.c
+    s = p.sprite(x.main.name, x.uniform(0.24, 0.34) * c.h, x.rng)
+    s = p.rotate(s, x.uniform(-14, 14))
+    if x.rng.random() < 0.5:
+        s = p.flip_h(s)
+    cx, cy = x.uniform(0.4, 0.6) * c.w, x.uniform(0.28, 0.4) * c.h
+    p.place(c, night_tint(x, s), cx, cy)
+    p.clouds(c, x.rng, x.col(x.pal.cloud), cy / c.h + 0.08, 0.04, 0.5, 0.5)
+    for _ in range(int(x.rng.integers(4, 9))):
+        bubble(
+            x,
+            cx + x.uniform(-0.2, 0.2) * c.w,
+            cy - s.shape[0] * x.uniform(0.6, 1.4),
+            x.uniform(6, 16),
+        )
+    gy = ground_y(x)
+    houses = x.rng.random() < 0.5
+    if houses:
+        for _ in range(3):
+            hs = p.silhouette(p.sprite("house", 0.05 * c.h, x.rng, 0.4), x.col(x.pal.dark))
+            p.place(c, hs, x.uniform(0.15, 0.85) * c.w, gy, anchor="bottom")
+        x.add("house", "village below")
+    figure(x, x.uniform(0.2, 0.8) * c.w, gy + 8, 0.04 * c.h)
+    x.add(x.main.name, "swimming in the sky")
+    x.title = x.choose(
+        ["Sky Ocean", "High Tide", "Out of Its Element", "Drifting Over", "Weightless"]
+    )
+    x.say(
+        f"{article(x.main.label).capitalize()} swims through the sky among the clouds, "
+        "trailing bubbles, above " + ("a small village." if houses else "a lone walker.")
+    )
+
+
+def tree_of_things(x: Ctx) -> None:
+    backdrop(x, "hills")
+    c = x.c
+    cx = x.uniform(0.42, 0.58) * c.w
+    bottom = ground_y(x) + 10
+    trunk_col = p.mix(x.col(x.pal.dark), (0.4, 0.3, 0.25), 0.4)
+    top = bottom - x.uniform(0.3, 0.38) * c.h
+    p.line(c, [(cx, bottom), (cx + 6, (bottom + top) / 2), (cx - 4, top + 60)], trunk_col, 22, 1)
+    branches = []
+    nb = int(x.rng.integers(5, 8))
+    for i in range(nb):
+        ang = -2.75 + 2.35 * i / (nb - 1) + x.uniform(-0.12, 0.12)
+        ln = x.uniform(150, 230)
+        by = top + x.uniform(60, 170)
+        ex, ey = cx + math.cos(ang) * ln, by + math.sin(ang) * ln
+        p.line(c, [(cx, by), ((cx + ex) / 2, (by + ey) / 2 - 10), (ex, ey)], trunk_col, 7, 1)
+        branches.append((ex, ey))
+    canopy = np.zeros((c.h, c.w), np.float32)
+    for ex, ey in branches:
+        canopy = np.maximum(canopy, ellipse_mask(c, ex, ey, x.uniform(60, 95), x.uniform(45, 70)))
+    leaf = p.mix(x.col(x.pal.dark), (0.2, 0.45, 0.3), 0.6)
+    canopy = canopy * (0.6 + 0.4 * p.noise(x.rng, c.h, c.w, 20, 2))
+    c.blend(np.clip(canopy * 1.6, 0, 1).astype(np.float32), leaf, 0.92)
+    for ex, ey in branches:
+        s = p.sprite(x.main.name, x.uniform(0.065, 0.085) * c.h, x.rng, 0.6)
+        p.line(c, [(ex, ey - 10), (ex, ey + 10)], trunk_col, 2, 1)
+        p.sprite_glow(c, s, ex, ey + 10 + s.shape[0] / 2, x.col(x.pal.moon), 10, 0.3)
+        p.place(c, s, ex, ey + 10 + s.shape[0] / 2)
+    x.add(x.main.name, "fruit of the tree")
+    x.scenery.append("a lone tree")
+    figure(x, cx + x.sign() * x.uniform(120, 200), bottom + 10, 0.05 * c.h)
+    x.title = x.choose(["Harvest", "What Grows Here", "Ripe", "Seasons", "Orchard of One"])
+    x.say(
+        f"A lone tree on a hill bears {x.main.label}s instead of fruit, hanging from its branches."
+    )
+
+
+def procession(x: Ctx) -> None:
+    backdrop(x, "hills")
+    c = x.c
+    gy = c.horizon + 0.06 * c.h
+    lead_x = x.uniform(0.7, 0.82) * c.w if x.rng.random() < 0.5 else x.uniform(0.18, 0.3) * c.w
+    s = p.sprite(x.main.name, x.uniform(0.12, 0.17) * c.h, x.rng)
+    p.sprite_glow(c, s, lead_x, gy - s.shape[0] / 2, x.col(x.pal.moon), 26, 0.5)
+    p.place(c, s, lead_x, gy, anchor="bottom")
+    follower = x.pick("creature")
+    n = int(x.rng.integers(4, 8))
+    direction = 1 if lead_x < c.w / 2 else -1
+    for i in range(n):
+        fx = lead_x + direction * (90 + i * x.uniform(60, 80))
+        fy = gy + i * x.uniform(18, 28)
+        fs = p.silhouette(
+            p.sprite(follower.name, (0.045 + 0.006 * i) * c.h, x.rng, 0.5), x.col(x.pal.dark)
+        )
+        if direction > 0:
+            fs = p.flip_h(fs)
+        p.place(c, fs, fx, fy, anchor="bottom")
+    x.add(x.main.name, "leader")
+    x.add(follower.name, "followers")
+    x.title = x.choose(["Follow the Light", "Pilgrims", "The Parade", "Faith", "Single File"])
+    x.say(
+        f"A line of {follower.label} silhouettes walks in single file toward a glowing "
+        f"{x.main.label} at the edge of the hills."
+    )
+
+
+def tiny_planet(x: Ctx) -> None:
+    c = x.c
+    p.sky(c, x.pal.sky if x.pal.is_dark else ("#0b1030", "#1a2258", "#2c3a7a"), x.rng)
+    c.horizon = c.h
+    p.stars(c, x.rng, 240)
+    x.scenery += ["space", "stars"]
+    r = x.uniform(0.3, 0.4) * c.w
+    cx, cy = c.w / 2 + x.uniform(-0.08, 0.08) * c.w, c.h * x.uniform(0.78, 0.86) + r * 0.3
+    ground = p.mix(p.mix(x.col(x.pal.far), x.col(x.pal.cloud), 0.35), (0.35, 0.6, 0.4), 0.3)
+    p.glow_disc(c, cx, cy, r * 1.5, x.col(x.pal.cloud), 0.4)
+    c.blend(ellipse_mask(c, cx, cy, r, r), ground, 1.0)
+    shade = ellipse_mask(c, cx + r * 0.3, cy + r * 0.3, r * 1.05, r * 1.05)
+    c.blend(np.clip(ellipse_mask(c, cx, cy, r, r) - shade, 0, 1), (0, 0, 0.05), 0.25)
+    s = p.sprite(x.main.name, x.uniform(0.2, 0.28) * c.h, x.rng)
+    p.place(c, s, cx, cy - r + 8, anchor="bottom")
+    extra = x.pick(x.choose(["plant", "building"]))
+    es = p.rotate(p.sprite(extra.name, 0.07 * c.h, x.rng, 0.5), -38)
+    p.place(c, es, cx + r * 0.72, cy - r * 0.72, anchor="center")
+    x.add(x.main.name, "on the little planet")
+    x.add(extra.name, "neighbour")
+    ringed = x.rng.random() < 0.5
+    if ringed:
+        rp = p.sprite("ringed-planet", 0.08 * c.h, x.rng, 0.5)
+        p.place(c, rp, x.uniform(0.15, 0.85) * c.w, x.uniform(0.1, 0.25) * c.h)
+        x.add("ringed-planet", "distant planet")
+    x.title = x.choose(["A World of Its Own", "Small World", "Gravity", "Home Planet", "Asteroid"])
+    x.say(
+        f"{article(x.main.label).capitalize()} stands on top of a tiny round planet in "
+        f"starry space, next to {article(extra.label)}."
+    )
+
+
+def rain_of_things(x: Ctx) -> None:
+    backdrop(x, "hills", "none")
+    c = x.c
+    ccol = p.mix(x.col(x.pal.cloud), x.col(x.pal.far), 0.35)
+    cloud = np.zeros((c.h, c.w), np.float32)
+    cy = x.uniform(0.12, 0.2) * c.h
+    for _ in range(9):
+        cloud = np.maximum(
+            cloud,
+            ellipse_mask(
+                c,
+                x.uniform(0.2, 0.8) * c.w,
+                cy + x.uniform(-40, 40),
+                x.uniform(80, 150),
+                x.uniform(50, 80),
+            ),
+        )
+    c.blend(p._blur(cloud, 4), ccol, 0.95)
+    s0 = p.sprite(x.main.name, x.uniform(0.04, 0.06) * c.h, x.rng, 0.4)
+    for _ in range(int(x.rng.integers(14, 24))):
+        s = p.rotate(p.scale(s0, x.uniform(0.7, 1.3)), x.uniform(-40, 40))
+        p.place(c, s, x.uniform(0.12, 0.88) * c.w, x.uniform(cy / c.h + 0.1, 0.75) * c.h)
+    gy = ground_y(x)
+    fx = x.uniform(0.3, 0.7) * c.w
+    um = night_tint(x, p.sprite("umbrella", 0.08 * c.h, x.rng, 0.5))
+    fig = figure(x, fx, gy + 10, 0.06 * c.h, "person-standing")
+    p.place(c, um, fx + 6, gy + 10 - 0.06 * c.h + 10, anchor="bottom")
+    x.add("umbrella", "shelter")
+    x.add(x.main.name, "falling like rain")
+    x.title = x.choose(["Forecast", "Downpour", "It Never Rains But", "Sudden Shower", "Blessings"])
+    x.say(
+        f"{x.main.label.capitalize()}s fall like rain from a heavy cloud onto the hills, "
+        f"where {article(x.label(fig))} waits under an umbrella."
+    )
+
+
+def sleeping_giant(x: Ctx) -> None:
+    backdrop(x, "hills", horizon=x.uniform(0.62, 0.7))
+    c = x.c
+    s = p.sprite(x.main.name, 1.0 * c.w, x.rng, 0.8)
+    if s.shape[1] > s.shape[0]:
+        s = p.scale(s, c.w * 1.05 / s.shape[1])
+    else:
+        s = p.rotate(s, 90 * x.sign())
+        s = p.scale(s, c.w * 1.05 / s.shape[1])
+    s = p.tint(s, x.col(x.pal.near), 0.4)
+    bottom = c.h * 0.98
+    p.place(c, s, c.w / 2, bottom + s.shape[0] * 0.2, anchor="bottom")
+    m = p.sprite_mask(c, s, c.w / 2, bottom + s.shape[0] * 0.2, anchor="bottom")
+    cols = np.argmax(m > 0.5, axis=0)
+    houses = x.pick("building", "statue-of-liberty", "tokyo-tower", "roller-coaster")
+    for _ in range(4):
+        hx = int(x.uniform(0.2, 0.8) * c.w)
+        top = cols[hx]
+        if top <= 0:
+            continue
+        hs = night_tint(
+            x,
+            p.sprite(
+                houses.name if x.rng.random() < 0.6 else "evergreen-tree", 0.05 * c.h, x.rng, 0.4
+            ),
+        )
+        p.place(c, hs, hx, top + 6, anchor="bottom")
+    x.add(x.main.name, "sleeping giant")
+    x.add(houses.name, "on its back")
+    x.title = x.choose(["Don't Wake It", "Sleeping Land", "Old Ground", "Foundations", "Hush"])
+    x.say(
+        f"What looks like a hill is a huge sleeping {x.main.label}, with little "
+        f"{houses.label}s and trees built on its back."
+    )
+
+
+def bubble_drift(x: Ctx) -> None:
+    backdrop(x, x.choose(["water", "hills"]))
+    c = x.c
+    r = x.uniform(0.22, 0.3) * c.w
+    cx, cy = x.uniform(0.4, 0.6) * c.w, x.uniform(0.38, 0.48) * c.h
+    s = p.sprite(x.main.name, r * 1.1, x.rng)
+    p.place(c, night_tint(x, s), cx, cy + r * 0.1)
+    bubble(x, cx, cy, r)
+    for _ in range(int(x.rng.integers(3, 7))):
+        bubble(x, x.uniform(0.1, 0.9) * c.w, x.uniform(0.15, 0.6) * c.h, x.uniform(10, 30))
+    x.add(x.main.name, "inside a bubble")
+    x.title = x.choose(["Fragile", "Floating Away", "Protected", "Pop", "A Moment Held"])
+    x.say(
+        f"{article(x.main.label).capitalize()} drifts through the air sealed inside a "
+        "huge soap bubble, with smaller bubbles around it."
+    )
+
+
+def kite_flyer(x: Ctx) -> None:
+    backdrop(x, "hills")
+    c = x.c
+    gy = ground_y(x) - 10
+    fx = x.uniform(0.15, 0.3) * c.w if x.rng.random() < 0.5 else x.uniform(0.7, 0.85) * c.w
+    fig = figure(x, fx, gy, 0.05 * c.h, x.choose(["child", "person-standing", "older-person"]))
+    tx, ty = c.w - fx + x.uniform(-60, 60), x.uniform(0.15, 0.28) * c.h
+    pts = []
+    for i in range(25):
+        t = i / 24
+        pts.append((fx + (tx - fx) * t, gy - 0.04 * c.h + (ty - gy) * t + math.sin(t * 3) * 40))
+    p.line(c, pts, p.mix(x.col(x.pal.cloud), (1, 1, 1), 0.4), 1.2, 0.75)
+    tail = [
+        (tx + i * 14 * (1 if tx < fx else -1) * 0.3, ty + 30 + i * 22 + math.sin(i) * 10)
+        for i in range(7)
+    ]
+    p.line(c, tail, (0.95, 0.5, 0.45), 2.5, 0.85)
+    s = p.sprite(x.main.name, x.uniform(0.12, 0.17) * c.h, x.rng)
+    p.place(c, p.rotate(s, x.uniform(-20, 20)), tx, ty)
+    x.add(x.main.name, "flown like a kite")
+    x.title = x.choose(["Holding On", "Windy Day", "Let It Fly", "On a String", "Don't Let Go"])
+    x.say(
+        f"{article(x.label(fig)).capitalize()} on a hill flies {article(x.main.label)} "
+        "on a long string, like a kite."
+    )
+
+
+@dataclass(frozen=True)
+class Composition:
+    """A composition idea: what may be its main motif, which times suit it, how it feels."""
+
+    name: str
+    paint: Callable[[Ctx], None]
+    kinds: frozenset[str]
+    times: frozenset[str]
+    themes: tuple[str, ...]
+    moods: tuple[str, ...]
+    exclude: frozenset[str] = frozenset()
+
+
+ALL_TIMES = frozenset({"dawn", "day", "dusk", "twilight", "night"})
+NOT_DAY = frozenset({"dawn", "dusk", "twilight", "night"})
+DARKISH = frozenset({"dusk", "twilight", "night"})
+
+
+def _c(
+    fn: Callable[[Ctx], None],
+    kinds: str,
+    times: frozenset[str],
+    themes: str,
+    moods: str,
+    exclude: str = "",
+) -> Composition:
+    return Composition(
+        fn.__name__,
+        fn,
+        frozenset(kinds.split()),
+        times,
+        tuple(themes.split(",")),
+        tuple(moods.split(",")),
+        frozenset(exclude.split()),
+    )
+
+
+COMPOSITIONS: dict[str, Composition] = {
+    c.name: c
+    for c in (
+        _c(
+            giant_tiny,
+            "creature plant",
+            ALL_TIMES,
+            "scale,humility,awe,friendship",
+            "wonder,calm,curiosity",
+            "butterfly honeybee lady-beetle beetle",
+        ),
+        _c(
+            moon_silhouette,
+            "creature vessel",
+            NOT_DAY,
+            "mystery,journey,night,freedom",
+            "mysterious,quiet,solemn",
+        ),
+        _c(
+            false_reflection,
+            "creature object building",
+            ALL_TIMES,
+            "identity,secret self,illusion,truth",
+            "uncanny,thoughtful,mysterious",
+        ),
+        _c(
+            floating_island,
+            "building plant",
+            ALL_TIMES,
+            "isolation,home,escape,utopia",
+            "dreamy,peaceful,lonely",
+        ),
+        _c(
+            lifted,
+            "creature object building",
+            ALL_TIMES,
+            "freedom,escape,help,lightness",
+            "hopeful,whimsical,playful",
+            "butterfly dove balloon",
+        ),
+        _c(
+            night_inside,
+            "creature",
+            frozenset({"dawn", "day", "dusk"}),
+            "inner life,secrets,dreams,depth",
+            "dreamy,mysterious,tender",
+        ),
+        _c(
+            world_in_container,
+            "creature building plant vessel",
+            ALL_TIMES,
+            "memory,nostalgia,captivity,imagination",
+            "nostalgic,wistful,enchanted",
+            "whale spouting-whale",
+        ),
+        _c(
+            ladder_to,
+            "sky object glow",
+            ALL_TIMES,
+            "ambition,effort,aspiration,reach",
+            "hopeful,determined,yearning",
+            "ladder",
+        ),
+        _c(lonely_glow, "glow", DARKISH, "hope,solitude,guidance,warmth", "lonely,calm,hopeful"),
+        _c(
+            door_in_field,
+            "creature plant building",
+            ALL_TIMES,
+            "opportunity,choice,threshold,elsewhere",
+            "curious,inviting,uncanny",
+        ),
+        _c(
+            path_river,
+            "building plant glow",
+            ALL_TIMES,
+            "change,journey,destination,flow",
+            "contemplative,calm,uncertain",
+        ),
+        _c(
+            object_house, "housey", DARKISH, "home,shelter,comfort,belonging", "cosy,warm,whimsical"
+        ),
+        _c(
+            shadow_mismatch,
+            "creature object",
+            frozenset({"dawn", "dusk", "day"}),
+            "hidden nature,desire,past,identity",
+            "uncanny,ironic,wistful",
+        ),
+        _c(
+            window_in_sea,
+            "creature vessel plant building",
+            ALL_TIMES,
+            "longing,escape,perspective,elsewhere",
+            "wistful,dreamy,serene",
+        ),
+        _c(
+            stairs_to,
+            "building plant object",
+            ALL_TIMES,
+            "ambition,progress,heaven,goal",
+            "hopeful,airy,determined",
+        ),
+        _c(
+            fishing_sky,
+            "sky glow object swimmer",
+            frozenset({"dusk", "twilight", "night", "dawn"}),
+            "patience,desire,luck,dreams",
+            "patient,playful,hopeful",
+        ),
+        _c(
+            sky_swimmer,
+            "swimmer",
+            ALL_TIMES,
+            "freedom,displacement,wonder,otherness",
+            "dreamy,weightless,serene",
+        ),
+        _c(
+            tree_of_things,
+            "object",
+            ALL_TIMES,
+            "abundance,growth,reward,nature",
+            "whimsical,generous,strange",
+        ),
+        _c(
+            procession,
+            "glow building",
+            NOT_DAY,
+            "faith,following,community,guidance",
+            "solemn,hopeful,mysterious",
+        ),
+        _c(
+            tiny_planet,
+            "creature building plant",
+            frozenset({"night", "twilight"}),
+            "solitude,self-sufficiency,world,smallness",
+            "lonely,tender,contemplative",
+        ),
+        _c(
+            rain_of_things,
+            "object plant",
+            ALL_TIMES,
+            "abundance,surprise,weather,luck",
+            "playful,absurd,overwhelmed",
+        ),
+        _c(
+            sleeping_giant,
+            "creature",
+            ALL_TIMES,
+            "rest,history,foundations,nature",
+            "peaceful,hushed,ancient",
+        ),
+        _c(
+            bubble_drift,
+            "creature object plant",
+            ALL_TIMES,
+            "fragility,protection,distance",
+            "delicate,dreamy,anxious",
+        ),
+        _c(
+            kite_flyer,
+            "creature swimmer sky vessel",
+            frozenset({"dawn", "day", "dusk"}),
+            "control,play,letting go,connection",
+            "playful,free,nostalgic",
+            "cloud",
+        ),
+    )
+}

@@ -1,0 +1,184 @@
+"""Render planned cards and write a deck folder (WebP images plus ``deck.json``).
+
+``generate_decks(seed, out_dir)`` is what ``dixit deck generate`` runs. A card's image depends
+only on its :class:`~dixit.decks.planner.CardPlan`, so single cards can be re-rendered (tests
+do this) and the whole deck is reproducible from the seed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from PIL import Image
+
+from dixit.decks import painter as p
+from dixit.decks.catalog import load_catalog
+from dixit.decks.compositions import COMPOSITIONS, Ctx
+from dixit.decks.motifs import MOTIFS
+from dixit.decks.palettes import PALETTE_BY_NAME
+from dixit.decks.planner import DECK_SIZE, CardPlan, plan_decks
+
+DEFAULT_SEED = 20261122
+WEBP_QUALITY = 80
+BUILTIN_DECKS = (
+    ("default-1", "Dreamlands I"),
+    ("default-2", "Dreamlands II"),
+)
+
+_SCENERY_WORDS = ("moon", "stars", "clouds", "hills", "water", "mist", "sky", "sun")
+
+
+def render_card(plan: CardPlan) -> tuple[Image.Image, dict[str, Any]]:
+    """Paint one card. Returns the image and its metadata (without ``id``)."""
+    rng = np.random.default_rng(plan.seed)
+    pal = PALETTE_BY_NAME[plan.palette]
+    ctx = Ctx(p.Canvas.blank(), rng, pal, MOTIFS[plan.main])
+    comp = COMPOSITIONS[plan.composition]
+    comp.paint(ctx)
+    p.grain(ctx.c, rng, 0.03)
+    p.frame(ctx.c)
+    img = p.to_image(ctx.c)
+    return img, _metadata(plan, ctx, img)
+
+
+def _metadata(plan: CardPlan, ctx: Ctx, img: Image.Image) -> dict[str, Any]:
+    comp = COMPOSITIONS[plan.composition]
+    cat = load_catalog()
+    motifs = []
+    seen: set[tuple[str, str]] = set()
+    for name, role in ctx.motifs:
+        if (name, role) not in seen:
+            seen.add((name, role))
+            motifs.append({"name": MOTIFS[name].label, "icon": name, "role": role})
+    keywords: list[str] = []
+
+    def kw(word: str) -> None:
+        word = word.strip().lower()
+        if word and word not in keywords:
+            keywords.append(word)
+
+    main = MOTIFS[plan.main]
+    kw(main.label)
+    for w in cat[plan.main].keywords:
+        kw(w)
+    for name, _ in ctx.motifs:
+        if name != plan.main:
+            kw(MOTIFS[name].label)
+            for w in cat[name].keywords[:4]:
+                kw(w)
+    for s in ctx.scenery:
+        for w in _SCENERY_WORDS:
+            if w in s:
+                kw(w)
+    kw(plan.time_of_day)
+    scenery = ", ".join(dict.fromkeys(ctx.scenery))
+    description = " ".join(ctx.description) + f" Scenery: {scenery}."
+    return {
+        "title": ctx.title,
+        "description": description,
+        "alt_text": f"{ctx.title}: {' '.join(ctx.description)}",
+        "motifs": motifs,
+        "keywords": keywords,
+        "themes": list(comp.themes),
+        "moods": list(comp.moods),
+        "colours": dominant_colours(img),
+        "time_of_day": plan.time_of_day,
+        "palette": plan.palette,
+        "palette_words": list(PALETTE_BY_NAME[plan.palette].words),
+        "composition": plan.composition,
+        "seed": plan.seed,
+    }
+
+
+def dominant_colours(img: Image.Image, n: int = 5) -> list[str]:
+    """The ``n`` most common colours of a card, as hex strings."""
+    small = img.convert("RGB").resize((60, 90), Image.Resampling.BILINEAR)
+    q = small.quantize(colors=n, method=Image.Quantize.MEDIANCUT)
+    pal: list[int] = list(q.getpalette() or [])
+    counts = sorted(q.getcolors() or [], reverse=True)
+    out = []
+    for _, idx in counts:
+        i = int(idx)  # type: ignore[call-overload]
+        r, g, b = pal[i * 3 : i * 3 + 3]
+        out.append(f"#{r:02x}{g:02x}{b:02x}")
+    return out
+
+
+def encode_webp(img: Image.Image, quality: int = WEBP_QUALITY) -> bytes:
+    """Encode deterministically (no metadata, fixed method)."""
+    buf = io.BytesIO()
+    img.save(buf, "WEBP", quality=quality, method=4)
+    return buf.getvalue()
+
+
+def card_id(slug: str, data: bytes) -> str:
+    """Opaque, content-derived card id: ``<deck-slug>-<12 hex of sha256(image)>``."""
+    return f"{slug}-{hashlib.sha256(data).hexdigest()[:12]}"
+
+
+def write_deck(
+    plans: list[CardPlan],
+    slug: str,
+    name: str,
+    out_dir: Path,
+    seed: int,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
+    """Render ``plans`` into ``out_dir/<id>.webp`` and ``out_dir/deck.json``."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    cards = []
+    for i, plan in enumerate(plans):
+        img, meta = render_card(plan)
+        data = encode_webp(img)
+        cid = card_id(slug, data)
+        (out_dir / f"{cid}.webp").write_bytes(data)
+        cards.append({"id": cid, "file": f"{cid}.webp", **meta})
+        if progress:
+            progress(i + 1, len(plans))
+    deck = {
+        "slug": slug,
+        "name": name,
+        "builtin": True,
+        "seed": seed,
+        "license": "MIT (same as the project). Motifs: Fluent Emoji Flat "
+        "(MIT, (c) Microsoft Corporation) - see THIRD_PARTY_NOTICES",
+        "cards": cards,
+    }
+    (out_dir / "deck.json").write_text(json.dumps(deck, indent=1, ensure_ascii=False) + "\n")
+    return deck
+
+
+def generate_decks(
+    out_dir: Path,
+    seed: int = DEFAULT_SEED,
+    decks: int = 2,
+    size: int = DECK_SIZE,
+    progress: Callable[[str, int, int], None] | None = None,
+) -> list[dict[str, Any]]:
+    """Plan and render the built-in decks into ``out_dir/<slug>/``. Returns their manifests."""
+    plans = plan_decks(seed, decks, size)
+    out = []
+    for d, deck_plans in enumerate(plans):
+        slug, name = (
+            BUILTIN_DECKS[d]
+            if d < len(BUILTIN_DECKS)
+            else (f"default-{d + 1}", f"Dreamlands {d + 1}")
+        )
+        target = out_dir / slug
+        if target.exists():
+            for old in target.glob("*.webp"):
+                old.unlink()
+        t0 = time.perf_counter()
+        cb = (lambda i, n, s=slug: progress(s, i, n)) if progress else None
+        out.append(write_deck(deck_plans, slug, name, target, seed, cb))
+        out[-1]["_seconds"] = time.perf_counter() - t0
+    for manifest in out:
+        manifest.pop("_seconds", None)
+    return out

@@ -1,0 +1,309 @@
+"""The deck library: built-in generated decks plus decks imported by players.
+
+Stable interface used by the server, the engine glue and the computer players:
+
+* ``DeckLibrary(data_dir).list() -> list[DeckInfo]`` - built-in decks always come first.
+* ``.get(slug) -> Deck`` with ``Deck.cards: list[Card]``; ``Deck.card_ids`` for the engine.
+* ``.cards_for(slugs) -> list[str]`` - the card ids of one or several decks (a room's choice).
+* ``.card_image(card_id) -> Path`` - the WebP file to serve (``IMAGE_MEDIA_TYPE``) with
+  ``CACHE_CONTROL`` headers; ids are content hashes, so the URL never says who holds a card.
+* ``.import_path(path, name)`` / ``.import_bytes(data, filename, name) -> ImportReport``.
+* ``check_deck_size(card_count, required) -> SizeCheck`` - rule-agnostic minimum-size check.
+
+Card ids are opaque strings ``<deck-slug>-<12 hex digits of the image's SHA-256>``: unique across
+decks, derived from content, stable between runs.
+"""
+
+from __future__ import annotations
+
+import builtins
+import hashlib
+import json
+import os
+import re
+import shutil
+import tempfile
+import threading
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from dixit.decks.importer import Collected, Rejection, collect_path, collect_zip, normalise
+
+CACHE_CONTROL = "public, max-age=31536000, immutable"
+IMAGE_MEDIA_TYPE = "image/webp"
+
+_SLUG_RE = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,46}[a-z0-9])?$")
+_CARD_RE = re.compile(r"^(?P<slug>[a-z0-9](?:[a-z0-9-]{0,46}[a-z0-9])?)-(?P<hash>[0-9a-f]{12})$")
+
+
+@dataclass(frozen=True)
+class Card:
+    """One card: opaque id, short title, alt text, and metadata (None when unknown)."""
+
+    id: str
+    title: str
+    alt_text: str
+    metadata: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class DeckInfo:
+    """A deck as listed: name, slug, card count, built-in or imported."""
+
+    slug: str
+    name: str
+    card_count: int
+    builtin: bool
+
+    @property
+    def kind(self) -> str:
+        return "built-in" if self.builtin else "imported"
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A deck's cards."""
+
+    slug: str
+    name: str
+    builtin: bool
+    cards: list[Card]
+    directory: Path
+
+    @property
+    def card_ids(self) -> list[str]:
+        return [c.id for c in self.cards]
+
+    def info(self) -> DeckInfo:
+        return DeckInfo(self.slug, self.name, len(self.cards), self.builtin)
+
+
+@dataclass
+class ImportReport:
+    """Outcome of an import: the new deck's slug, accepted cards, and rejected files."""
+
+    name: str
+    slug: str | None
+    accepted: list[Card] = field(default_factory=list)
+    rejected: list[Rejection] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.accepted)
+
+    def summary(self) -> str:
+        lines = [
+            f"{len(self.accepted)} card(s) imported into "
+            f"{self.slug or '(no deck created)'}; {len(self.rejected)} file(s) rejected"
+        ]
+        lines += [f"  rejected {r.filename}: {r.reason} ({r.message})" for r in self.rejected]
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class SizeCheck:
+    """Result of :func:`check_deck_size`."""
+
+    ok: bool
+    card_count: int
+    required: int
+    message: str
+
+    @property
+    def missing(self) -> int:
+        return max(0, self.required - self.card_count)
+
+
+def check_deck_size(card_count: int, required: int) -> SizeCheck:
+    """Is a deck (or a union of decks) of ``card_count`` cards big enough?
+
+    The caller (the rules engine) decides ``required`` from the player count and edition,
+    e.g. players x hand size plus the cards needed for the rounds to be played.
+    """
+    if required < 0:
+        raise ValueError("required must be >= 0")
+    if card_count >= required:
+        return SizeCheck(True, card_count, required, f"{card_count} cards, {required} needed")
+    return SizeCheck(
+        False,
+        card_count,
+        required,
+        f"only {card_count} cards: {required} are needed, add {required - card_count} more "
+        "or choose another deck as well",
+    )
+
+
+def slugify(name: str) -> str:
+    """A lowercase ascii slug for a deck name."""
+    s = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:40].strip("-")
+    return s or "deck"
+
+
+def builtin_root() -> Path:
+    """Folder of the shipped decks (package data)."""
+    return Path(str(resources.files("dixit.decks").joinpath("default")))
+
+
+def _load_manifest(directory: Path, builtin: bool) -> Deck:
+    raw = json.loads((directory / "deck.json").read_text("utf-8"))
+    cards = []
+    for c in raw["cards"]:
+        meta = {k: v for k, v in c.items() if k not in ("id", "file")}
+        has_meta = builtin or bool(c.get("description"))
+        cards.append(
+            Card(
+                id=c["id"],
+                title=c.get("title") or "",
+                alt_text=c.get("alt_text") or c.get("description") or c.get("title") or "A card",
+                metadata=meta if has_meta else None,
+            )
+        )
+    return Deck(raw["slug"], raw["name"], builtin, cards, directory)
+
+
+class DeckLibrary:
+    """All decks available to a server: built-in ones and those under ``data_dir/decks``."""
+
+    def __init__(self, data_dir: Path, builtin_dir: Path | None = None) -> None:
+        self.data_dir = Path(data_dir)
+        self.imported_dir = self.data_dir / "decks"
+        self.builtin_dir = builtin_dir if builtin_dir is not None else builtin_root()
+        self._lock = threading.Lock()
+        self._cache: dict[str, Deck] = {}
+
+    # ------------------------------------------------------------ reading
+
+    def _deck_dirs(self) -> list[tuple[Path, bool]]:
+        out: list[tuple[Path, bool]] = []
+        for root, builtin in ((self.builtin_dir, True), (self.imported_dir, False)):
+            if root.is_dir():
+                out += [(d, builtin) for d in sorted(root.iterdir()) if (d / "deck.json").is_file()]
+        return out
+
+    def _load(self, directory: Path, builtin: bool) -> Deck:
+        key = str(directory)
+        deck = self._cache.get(key)
+        if deck is None:
+            deck = _load_manifest(directory, builtin)
+            self._cache[key] = deck
+        return deck
+
+    def list(self) -> list[DeckInfo]:
+        """Every deck, built-in first, then imported ones by slug."""
+        return [self._load(d, b).info() for d, b in self._deck_dirs()]
+
+    def get(self, slug: str) -> Deck:
+        """The deck with this slug (``KeyError`` if none)."""
+        if not _SLUG_RE.match(slug):
+            raise KeyError(slug)
+        for root, builtin in ((self.builtin_dir, True), (self.imported_dir, False)):
+            d = root / slug
+            if (d / "deck.json").is_file():
+                return self._load(d, builtin)
+        raise KeyError(slug)
+
+    def cards_for(self, slugs: builtins.list[str]) -> builtins.list[str]:
+        """Card ids of the chosen decks, in order, without duplicates."""
+        seen: dict[str, None] = {}
+        for slug in slugs:
+            for cid in self.get(slug).card_ids:
+                seen.setdefault(cid, None)
+        return list(seen)
+
+    def card(self, card_id: str) -> Card:
+        """The card with this id (``KeyError`` if none)."""
+        m = _CARD_RE.match(card_id)
+        if not m:
+            raise KeyError(card_id)
+        for c in self.get(m.group("slug")).cards:
+            if c.id == card_id:
+                return c
+        raise KeyError(card_id)
+
+    def card_image(self, card_id: str) -> Path:
+        """Path of the card's WebP image. Ids are validated: no path can be smuggled in."""
+        m = _CARD_RE.match(card_id)
+        if not m:
+            raise KeyError(card_id)
+        deck = self.get(m.group("slug"))
+        path = deck.directory / f"{card_id}.webp"
+        if not path.is_file():
+            raise KeyError(card_id)
+        return path
+
+    # ------------------------------------------------------------ importing
+
+    def _unique_slug(self, name: str) -> str:
+        base = slugify(name)
+        taken = {d.name for d, _ in self._deck_dirs()}
+        if self.builtin_dir.is_dir():
+            taken |= {d.name for d in self.builtin_dir.iterdir()}
+        slug, n = base, 2
+        while slug in taken:
+            slug = f"{base}-{n}"
+            n += 1
+        return slug
+
+    def import_path(self, path: Path, name: str) -> ImportReport:
+        """Import a folder of images, a zip, or a single image as a new deck called ``name``."""
+        return self._store(collect_path(Path(path)), name)
+
+    def import_bytes(self, data: bytes, filename: str, name: str) -> ImportReport:
+        """Import an upload (a zip, or a single image) as a new deck called ``name``."""
+        if data[:2] == b"PK":
+            col = collect_zip(data, filename)
+        else:
+            col = Collected()
+            res = normalise(filename, data)
+            if isinstance(res, Rejection):
+                col.rejected.append(res)
+            else:
+                col.images.append(res)
+        return self._store(col, name)
+
+    def _store(self, col: Collected, name: str) -> ImportReport:
+        name = " ".join(name.split())[:60] or "Imported deck"
+        report = ImportReport(name=name, slug=None, rejected=list(col.rejected))
+        if not col.images:
+            return report
+        with self._lock:
+            slug = self._unique_slug(name)
+            self.imported_dir.mkdir(parents=True, exist_ok=True)
+            tmp = Path(tempfile.mkdtemp(prefix=f".{slug}-", dir=self.imported_dir))
+            try:
+                cards_json = []
+                seen: set[str] = set()
+                for img in col.images:
+                    cid = f"{slug}-{hashlib.sha256(img.webp).hexdigest()[:12]}"
+                    if cid in seen:
+                        report.rejected.append(
+                            Rejection(img.source, "duplicate", "same picture as another file")
+                        )
+                        continue
+                    seen.add(cid)
+                    (tmp / f"{cid}.webp").write_bytes(img.webp)
+                    base = Path(img.source).name
+                    caption = col.captions.get(base, "")
+                    title = Path(base).stem.replace("_", " ").replace("-", " ").strip()[:60]
+                    entry = {
+                        "id": cid,
+                        "file": f"{cid}.webp",
+                        "title": title,
+                        "description": caption,
+                        "alt_text": caption or title or "An imported card",
+                        "source": base,
+                    }
+                    cards_json.append(entry)
+                    report.accepted.append(
+                        Card(cid, title, entry["alt_text"], dict(entry) if caption else None)
+                    )
+                manifest = {"slug": slug, "name": name, "builtin": False, "cards": cards_json}
+                (tmp / "deck.json").write_text(json.dumps(manifest, indent=1), "utf-8")
+                os.replace(tmp, self.imported_dir / slug)
+            except BaseException:
+                shutil.rmtree(tmp, ignore_errors=True)
+                raise
+        report.slug = slug
+        return report
