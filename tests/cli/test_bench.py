@@ -1,0 +1,24 @@
+"""``bench/engine.py`` runs and reports both figures (a smoke test, not a measurement)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "engine.py"
+
+
+def test_bench_plays_complete_games_and_prints_both_figures() -> None:
+    done = subprocess.run(
+        [sys.executable, str(BENCH), "--games", "3", "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    assert set(figures) == {"engine", "views"}
+    assert all(rate > 0 for rate in figures.values())
