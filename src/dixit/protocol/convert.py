@@ -76,7 +76,7 @@ def view_model(view: PlayerView) -> m.GameView:
         version=view.version,
         rules=rules_model(view.rules),
         players=list(view.players),
-        phase=view.phase.value,  # type: ignore[arg-type]
+        phase=view.phase.value,
         round=view.round,
         storyteller=view.storyteller,
         clue=view.clue,

@@ -95,6 +95,9 @@ class Hello(ClientModel):
     v: int = PROTOCOL_VERSION
     token: Annotated[str, Field(min_length=1, max_length=128)]
     since: Annotated[int, Field(ge=0)] | None = None
+    game: Annotated[int, Field(ge=1)] | None = Field(
+        default=None, description="the room's game_number that ``since`` refers to"
+    )
 
 
 class GiveClue(ClientModel):

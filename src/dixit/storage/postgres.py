@@ -52,11 +52,10 @@ class PostgresEventStore:
             conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
             self._all.append(conn)
             self._idle.put_nowait(conn)
-        async with self._connection() as conn:
-            # Several processes may start at once: serialize the CREATE TABLEs.
-            async with conn.transaction():
-                await conn.execute("SELECT pg_advisory_xact_lock(7313)")
-                await conn.execute(SCHEMA)
+        # Several processes may start at once: serialize the CREATE TABLEs.
+        async with self._connection() as conn, conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock(7313)")
+            await conn.execute(SCHEMA)
 
     async def close(self) -> None:
         for conn in self._all:

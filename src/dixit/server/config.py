@@ -1,0 +1,34 @@
+"""Everything a server instance is configured with (the CLI fills it from its options)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import dixit
+
+
+def default_client_dir() -> Path:
+    """``web/dist`` of the source checkout this package is installed from (editable install)."""
+    return Path(dixit.__file__).resolve().parents[2] / "web" / "dist"
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_rooms: int = 5000
+    max_spectators: int = 32
+    messages_per_second: float = 20.0
+    message_burst: int = 40
+    send_queue: int = 512
+    hello_timeout_s: float = 15.0
+    max_upload_bytes: int = 64 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    database: str = "memory://"
+    pubsub: str = "memory://"
+    data_dir: Path = field(default_factory=lambda: Path.home() / ".local" / "share" / "dixit")
+    client_dir: Path = field(default_factory=default_client_dir)
+    bot_delay_s: float = 1.0
+    limits: Limits = field(default_factory=Limits)

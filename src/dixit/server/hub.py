@@ -1,0 +1,144 @@
+"""All rooms of this process: creating, finding (loading from the store), limits."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+
+from dixit.engine import GameError
+from dixit.protocol import messages as m
+from dixit.storage import RoomRecord
+
+from . import errors as err
+from .errors import ServerError
+from .records import RoomRecordData
+from .room import Room, Services, rules_from_settings
+from .tokens import new_room_code, new_token, normalise_code, token_hash
+
+log = logging.getLogger("dixit.server")
+
+
+class Hub:
+    def __init__(self, services: Services) -> None:
+        self.services = services
+        self.rooms: dict[str, Room] = {}
+        self._loading: dict[str, asyncio.Task[Room | None]] = {}
+
+    async def start(self) -> None:
+        """Load every game in progress so that its timers and computer players carry on."""
+        for code in await self.services.store.room_codes():
+            data = await self.services.store.load_room(code)
+            if data is not None and data.get("status") == "playing":
+                await self.get(code)
+
+    async def stop(self) -> None:
+        for room in self.rooms.values():
+            room.shutdown()
+
+    async def get(self, code: str) -> Room | None:
+        code = normalise_code(code)
+        room = self.rooms.get(code)
+        if room is not None:
+            return room
+        if not code.isalnum() or len(code) > 12:
+            return None
+        task = self._loading.get(code)
+        if task is None:
+            task = asyncio.get_running_loop().create_task(self._load(code))
+            self._loading[code] = task
+        try:
+            return await asyncio.shield(task)
+        finally:
+            self._loading.pop(code, None)
+
+    async def _load(self, code: str) -> Room | None:
+        stored = await self.services.store.load_room(code)
+        if stored is None:
+            return None
+        room = Room(RoomRecordData.from_json(stored), self.services)
+        await room.load()
+        self.rooms[code] = room
+        return room
+
+    async def require(self, code: str) -> Room:
+        room = await self.get(code)
+        if room is None:
+            raise ServerError(err.ROOM_NOT_FOUND, f"no room {normalise_code(code)!r}", 404)
+        return room
+
+    def _check_capacity(self) -> None:
+        if len(self.rooms) >= self.services.config.limits.max_rooms:
+            raise ServerError(err.ROOMS, "this server is full; try again later", 503)
+
+    async def create(self, request: m.CreateRoomRequest) -> tuple[Room, m.SeatTicket]:
+        self._check_capacity()
+        settings = request.settings
+        try:
+            rules = rules_from_settings(settings)
+        except GameError as error:
+            raise ServerError(error.code, error.message) from None
+        if settings.bots + 1 > rules.max_players:
+            raise ServerError(err.ROOM_FULL, f"at most {rules.max_players} seats")
+        try:
+            self.services.cards.card_ids(list(settings.decks))
+        except Exception as error:
+            raise ServerError(err.UNKNOWN_DECK, f"unknown deck {error}") from None
+        code = await self._fresh_code()
+        data = RoomRecordData(
+            code=code, seed=secrets.randbits(63), settings=settings.model_dump(mode="json")
+        )
+        room = Room(data, self.services)
+        token = new_token()
+        seat = room.add_person(request.name, request.colour, token)
+        for _ in range(settings.bots):
+            room.add_computer()
+        await self.services.store.save_room(RoomRecord(code, data.to_json()))
+        self.rooms[code] = room
+        return room, _ticket(code, token, "player", seat.id)
+
+    async def _fresh_code(self) -> str:
+        for _ in range(20):
+            code = new_room_code()
+            if code not in self.rooms and await self.services.store.load_room(code) is None:
+                return code
+        raise ServerError(err.ROOMS, "could not find a free room code", 503)
+
+    async def join(self, code: str, request: m.JoinRoomRequest) -> m.SeatTicket:
+        room = await self.require(code)
+        async with room.lock:
+            token = new_token()
+            seat = room.add_person(request.name, request.colour, token)
+            try:
+                await self.services.store.save_room(RoomRecord(room.code, room.data.to_json()))
+            except BaseException:
+                room.data.seats.remove(seat)
+                room.data.next_seat -= 1
+                raise
+            await room.notify_joined()
+        return _ticket(room.code, token, "player", seat.id)
+
+    async def spectate(self, code: str) -> m.SeatTicket:
+        room = await self.require(code)
+        async with room.lock:
+            if len(room.data.spectators) >= self.services.config.limits.max_spectators:
+                raise ServerError(err.SPECTATORS, "too many spectators in this room", 409)
+            token = new_token()
+            room.data.spectators.append(token_hash(token))
+            await self.services.store.save_room(RoomRecord(room.code, room.data.to_json()))
+        return _ticket(room.code, token, "spectator", None)
+
+    def host_of_token(self, token: str) -> bool:
+        """Is ``token`` the host's of a loaded room (who may upload decks)?"""
+        hashed = token_hash(token)
+        for room in self.rooms.values():
+            host = room.data.seat(room.data.host) if room.data.host else None
+            if host is not None and host.token_hash == hashed:
+                return True
+        return False
+
+
+def _ticket(code: str, token: str, role: m.Role, seat: str | None) -> m.SeatTicket:
+    return m.SeatTicket(
+        code=code, token=token, role=role, seat=seat, url=f"/r/{code}", ws=f"/ws/{code}"
+    )
