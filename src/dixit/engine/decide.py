@@ -137,9 +137,11 @@ def _submit(state: GameState, command: SubmitCards, rng: random.Random) -> list[
     events: list[Event] = [CardsSubmitted(player=player, cards=tuple(cards))]
     if len(state.submissions) + 1 == len(state.players) - 1:
         assert state.storyteller_card is not None
-        table = [state.storyteller_card, *cards]
-        for submitted in state.submissions.values():
-            table.extend(submitted)
+        # Canonical order before the shuffle, so the order players acted in cannot matter.
+        submissions = {**state.submissions, player: tuple(cards)}
+        table = [state.storyteller_card]
+        for p in state.players:
+            table.extend(submissions.get(p, ()))
         rng.shuffle(table)
         events.append(TableLaid(cards=tuple(table)))
     return events
