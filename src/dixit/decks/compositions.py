@@ -33,6 +33,8 @@ class Ctx:
     scenery: list[str] = field(default_factory=list)
     description: list[str] = field(default_factory=list)
     title: str = ""
+    variant: int = 0
+    salt: int = 0
 
     def col(self, h: str) -> RGB:
         return p.hex_rgb(h)
@@ -41,6 +43,10 @@ class Ctx:
         """A secondary motif of ``kind`` (never the main motif)."""
         pool = [m for m in motifs_of(kind) if m.name != self.main.name and m.name not in exclude]
         return pool[int(self.rng.integers(len(pool)))]
+
+    def vary(self, options: list[str]) -> str:
+        """Cycle through ``options`` over a deck's uses of a composition (variety)."""
+        return options[(self.variant + self.salt) % len(options)]
 
     def sign(self) -> float:
         return 1.0 if self.rng.random() < 0.5 else -1.0
@@ -305,7 +311,7 @@ def moon_silhouette(x: Ctx) -> None:
 def false_reflection(x: Ctx) -> None:
     backdrop(x, "water", horizon=x.uniform(0.58, 0.66))
     c = x.c
-    other = x.pick(x.choose(["creature", "object", "plant"]))
+    other = x.pick(x.vary(["creature", "object", "plant", "building"]))
     h = x.uniform(0.26, 0.34) * c.h
     s = night_tint(x, p.sprite(x.main.name, h, x.rng))
     cx = x.uniform(0.4, 0.6) * c.w
@@ -396,7 +402,9 @@ def floating_island(x: Ctx) -> None:
 def lifted(x: Ctx) -> None:
     backdrop(x, x.choose(["hills", "water", "shore"]))
     c = x.c
-    lifter = x.pick("lifter")
+    lifter = MOTIFS[x.vary(LIFTERS)]
+    if lifter.name == x.main.name:
+        lifter = MOTIFS["balloon" if x.main.name != "balloon" else "butterfly"]
     cx = x.uniform(0.38, 0.62) * c.w
     cy = x.uniform(0.55, 0.68) * c.h
     s = night_tint(x, p.sprite(x.main.name, x.uniform(0.16, 0.22) * c.h, x.rng))
@@ -479,6 +487,17 @@ def night_inside(x: Ctx) -> None:
     )
 
 
+LIFTERS = [
+    "balloon",
+    "butterfly",
+    "red-paper-lantern",
+    "dove",
+    "carp-streamer",
+    "bird",
+    "leaf-fluttering-in-wind",
+    "feather",
+]
+
 # Where the glass is in each container sprite, as fractions of its bounding box.
 GLASS: dict[str, tuple[float, float, float, float]] = {
     "jar": (0.5, 0.6, 0.4, 0.32),
@@ -491,7 +510,7 @@ GLASS: dict[str, tuple[float, float, float, float]] = {
 def world_in_container(x: Ctx) -> None:
     backdrop(x, x.choose(["water", "hills"]))
     c = x.c
-    cont = x.choose(sorted(GLASS))
+    cont = x.vary(sorted(GLASS))
     s = night_tint(x, p.sprite(cont, x.uniform(0.4, 0.5) * c.h, x.rng, 0.6))
     cx = x.uniform(0.42, 0.58) * c.w
     bottom = c.horizon + 0.06 * c.h
@@ -711,7 +730,7 @@ def object_house(x: Ctx) -> None:
 def shadow_mismatch(x: Ctx) -> None:
     backdrop(x, "hills", x.choose(["sun", "moon"]))
     c = x.c
-    other = x.pick(x.choose(["creature", "creature", "object"]))
+    other = x.pick("profile")
     h = x.uniform(0.22, 0.3) * c.h
     s = night_tint(x, p.sprite(x.main.name, h, x.rng))
     cx = x.uniform(0.38, 0.62) * c.w
@@ -722,7 +741,7 @@ def shadow_mismatch(x: Ctx) -> None:
     from PIL import Image
 
     hh, ww = sh.shape[:2]
-    nh = max(4, int(hh * x.uniform(0.6, 0.75)))
+    nh = max(4, int(hh * x.uniform(0.8, 0.95)))
     shear = x.uniform(-0.35, 0.35)
     chans = []
     for k in range(4):
@@ -735,7 +754,7 @@ def shadow_mismatch(x: Ctx) -> None:
         )
         chans.append(np.asarray(img, np.float32))
     sh = np.stack(chans, axis=-1)
-    sh[..., 3] = p._blur(sh[..., 3], 2)
+    sh[..., 3] = p._blur(sh[..., 3], 1)
     p.place(c, sh, cx, bottom - 6, opacity=0.6, anchor="top")
     p.place(c, s, cx, bottom, anchor="bottom")
     x.add(x.main.name, "subject")
@@ -929,12 +948,12 @@ def procession(x: Ctx) -> None:
     s = p.sprite(x.main.name, x.uniform(0.12, 0.17) * c.h, x.rng)
     p.sprite_glow(c, s, lead_x, gy - s.shape[0] / 2, x.col(x.pal.moon), 26, 0.5)
     p.place(c, s, lead_x, gy, anchor="bottom")
-    follower = x.pick("creature")
+    follower = x.pick("profile")
     n = int(x.rng.integers(4, 8))
     direction = 1 if lead_x < c.w / 2 else -1
     for i in range(n):
-        fx = lead_x + direction * (90 + i * x.uniform(60, 80))
-        fy = gy + i * x.uniform(18, 28)
+        fx = lead_x + direction * (110 + i * x.uniform(72, 92))
+        fy = gy + i * x.uniform(20, 30)
         fs = p.silhouette(
             p.sprite(follower.name, (0.045 + 0.006 * i) * c.h, x.rng, 0.5), x.col(x.pal.dark)
         )
@@ -1149,7 +1168,7 @@ COMPOSITIONS: dict[str, Composition] = {
         ),
         _c(
             moon_silhouette,
-            "creature vessel",
+            "profile",
             NOT_DAY,
             "mystery,journey,night,freedom",
             "mysterious,quiet,solemn",

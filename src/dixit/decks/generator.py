@@ -26,7 +26,7 @@ from dixit.decks.palettes import PALETTE_BY_NAME
 from dixit.decks.planner import DECK_SIZE, CardPlan, plan_decks
 
 DEFAULT_SEED = 20261122
-WEBP_QUALITY = 80
+WEBP_QUALITY = 74
 BUILTIN_DECKS = (
     ("default-1", "Dreamlands I"),
     ("default-2", "Dreamlands II"),
@@ -39,10 +39,11 @@ def render_card(plan: CardPlan) -> tuple[Image.Image, dict[str, Any]]:
     """Paint one card. Returns the image and its metadata (without ``id``)."""
     rng = np.random.default_rng(plan.seed)
     pal = PALETTE_BY_NAME[plan.palette]
-    ctx = Ctx(p.Canvas.blank(), rng, pal, MOTIFS[plan.main])
+    ctx = Ctx(p.Canvas.blank(), rng, pal, MOTIFS[plan.main], variant=plan.variant)
+    ctx.salt = plan.deck * 3
     comp = COMPOSITIONS[plan.composition]
     comp.paint(ctx)
-    p.grain(ctx.c, rng, 0.03)
+    p.grain(ctx.c, rng, 0.028)
     p.frame(ctx.c)
     img = p.to_image(ctx.c)
     return img, _metadata(plan, ctx, img)
@@ -53,7 +54,8 @@ def _metadata(plan: CardPlan, ctx: Ctx, img: Image.Image) -> dict[str, Any]:
     cat = load_catalog()
     motifs = []
     seen: set[tuple[str, str]] = set()
-    for name, role in ctx.motifs:
+    ordered = sorted(ctx.motifs, key=lambda nr: nr[0] != plan.main)  # main motif first
+    for name, role in ordered:
         if (name, role) not in seen:
             seen.add((name, role))
             motifs.append({"name": MOTIFS[name].label, "icon": name, "role": role})
@@ -93,6 +95,8 @@ def _metadata(plan: CardPlan, ctx: Ctx, img: Image.Image) -> dict[str, Any]:
         "palette": plan.palette,
         "palette_words": list(PALETTE_BY_NAME[plan.palette].words),
         "composition": plan.composition,
+        "main_motif": plan.main,
+        "variant": plan.variant,
         "seed": plan.seed,
     }
 

@@ -18,6 +18,7 @@ Kinds:
 ``housey``    an object with a shape that can be turned into a house
 ``sky``       a celestial thing
 ``swimmer``   a creature that may swim in the sky
+``profile``   (derived) a creature whose silhouette is recognisable
 """
 
 from __future__ import annotations
@@ -381,8 +382,59 @@ LABELS: dict[str, str] = {
     "tanabata-tree": "wishing tree",
 }
 
+# Creatures whose outline reads well as a silhouette (seen from the side, distinct shape).
+_NOT_PROFILE = frozenset(
+    [
+        "orangutan",
+        "gorilla",
+        "koala",
+        "panda",
+        "sloth",
+        "monkey",
+        "hamster",
+        "beaver",
+        "badger",
+        "skunk",
+        "raccoon",
+        "frog",
+        "lion",
+        "hedgehog",
+        "crab",
+        "lobster",
+        "honeybee",
+        "lady-beetle",
+        "beetle",
+        "spider",
+        "butterfly",
+        "jellyfish",
+        "blowfish",
+        "squid",
+        "chipmunk",
+        "otter",
+        "seal",
+        "bear",
+        "polar-bear",
+        "owl",
+        "tiger",
+        "octopus",
+        "mouse",
+        "pig",
+        "cow",
+        "bird",
+    ]
+)
+
 MOTIFS: dict[str, Motif] = {
-    name: Motif(name, frozenset(kinds.split())) for name, kinds in _TABLE.items()
+    name: Motif(
+        name,
+        frozenset(kinds.split())
+        | (
+            frozenset({"profile"})
+            if "creature" in kinds and name not in _NOT_PROFILE
+            else frozenset()
+        ),
+    )
+    for name, kinds in _TABLE.items()
 }
 
 

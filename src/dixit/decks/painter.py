@@ -104,6 +104,7 @@ def noise1d(rng: np.random.Generator, n: int, cell: float, octaves: int = 4) -> 
     """Smooth 1-D fractal noise in [0, 1] of length ``n``."""
     xs = np.arange(n, dtype=np.float32)
     out = np.zeros(n, np.float32)
+    cell_smooth = min(cell / 2 ** (octaves - 1), 24.0)
     amp, total = 1.0, 0.0
     for _ in range(octaves):
         k = max(2, int(n / cell) + 3)
@@ -113,6 +114,14 @@ def noise1d(rng: np.random.Generator, n: int, cell: float, octaves: int = 4) -> 
         amp *= 0.5
         cell = max(2.0, cell / 2)
     out /= total
+    # soften the piecewise-linear joints into rounded crests
+    k = max(1, int(cell_smooth / 3))
+    pad = np.pad(out, (3 * k, 3 * k), mode="edge")
+    for _ in range(3):
+        cs = np.cumsum(np.concatenate([[0.0], pad]))
+        pad = ((cs[2 * k + 1 :] - cs[: -2 * k - 1]) / (2 * k + 1)).astype(np.float32)
+        pad = np.pad(pad, (k, k), mode="edge")
+    out = pad[3 * k : 3 * k + n]
     lo, hi = float(out.min()), float(out.max())
     return ((out - lo) / max(1e-6, hi - lo)).astype(np.float32)
 
@@ -164,7 +173,11 @@ def sky(c: Canvas, stops: Sequence[str], rng: np.random.Generator) -> None:
     grad = np.stack([np.interp(ys, t, cols[:, k]) for k in range(3)], axis=1)
     c.rgb[:] = grad[:, None, :]
     n = noise(rng, c.h, c.w, 260, 3) - 0.5
-    c.rgb += n[..., None] * 0.05
+    c.rgb += n[..., None] * 0.06
+    # horizontal brush streaks
+    streak = noise(rng, c.h // 3, c.w // 24, 4, 3)
+    streak_img = Image.fromarray(streak, mode="F").resize((c.w, c.h), Image.Resampling.BICUBIC)
+    c.rgb += (np.asarray(streak_img, dtype=np.float32) - 0.5)[..., None] * 0.045
 
 
 def glow_disc(c: Canvas, cx: float, cy: float, r: float, color: RGB, strength: float) -> None:
@@ -279,7 +292,11 @@ def hills(
     mask = np.clip(ys - crest[None, :] + 0.5, 0, 1).astype(np.float32)
     # darker towards the bottom: a little depth
     shade = np.clip((ys - crest[None, :]) / (c.h * 0.5), 0, 1)
-    c.blend(mask, color, opacity)
+    tex = noise(rng, c.h // 2, c.w // 2, 40, 3)
+    tex_img = Image.fromarray(tex, mode="F").resize((c.w, c.h), Image.Resampling.BICUBIC)
+    tex_full = np.asarray(tex_img, dtype=np.float32)
+    col = np.asarray(color, np.float32)[None, None, :] * (0.9 + 0.2 * tex_full[..., None])
+    c.blend(mask, col, opacity)
     c.rgb *= (1 - 0.25 * (shade * mask))[..., None]
     return mask
 

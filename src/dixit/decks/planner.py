@@ -35,6 +35,7 @@ class CardPlan:
     palette: str
     time_of_day: str
     seed: int
+    variant: int = 0  # how many earlier cards of this deck use the same composition
 
 
 def card_seed(seed: int, deck: int, index: int, main: str) -> int:
@@ -97,6 +98,7 @@ def plan_decks(seed: int, decks: int = 2, size: int = DECK_SIZE) -> list[list[Ca
             names = [p.name for p in PALETTES if p.time_of_day == t]
             pal_cycle[t] = [str(n) for n in rng.permutation(names)]
         pal_count: Counter[str] = Counter()
+        comp_seen: Counter[str] = Counter()
         plans = []
         perm = [int(i) for i in rng.permutation(size)]
         for pos, i in enumerate(perm):
@@ -105,8 +107,12 @@ def plan_decks(seed: int, decks: int = 2, size: int = DECK_SIZE) -> list[list[Ca
             low = min(pal_count[c] for c in pal_names)
             pal = next(c for c in pal_names if pal_count[c] == low)
             pal_count[pal] += 1
+            variant = comp_seen[slots[i]]
+            comp_seen[slots[i]] += 1
             plans.append(
-                CardPlan(d, pos, slots[i], mains[i], pal, t, card_seed(seed, d, pos, mains[i]))
+                CardPlan(
+                    d, pos, slots[i], mains[i], pal, t, card_seed(seed, d, pos, mains[i]), variant
+                )
             )
         out.append(plans)
     return out
