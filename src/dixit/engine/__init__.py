@@ -29,7 +29,7 @@ from .events import (
 from .legal import LegalActions, legal_actions, waiting_for
 from .rules import EDITIONS, Rules, rules_for
 from .scoring import score_round
-from .state import GameState, Phase, evolve, replay
+from .state import GameState, Phase, evolve, evolve_all, replay
 from .views import PlayerView, player_view
 
 __all__ = [
@@ -61,6 +61,7 @@ __all__ = [
     "VoteCast",
     "decide",
     "evolve",
+    "evolve_all",
     "execute",
     "legal_actions",
     "player_view",

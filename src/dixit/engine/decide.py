@@ -26,7 +26,7 @@ from .events import (
 )
 from .rules import check_players, validate
 from .scoring import score_round
-from .state import GameState, Phase, evolve
+from .state import GameState, Phase, evolve_all
 
 END_DECK = "deck_exhausted"
 END_SCORE = "score_reached"
@@ -59,10 +59,7 @@ def execute(
 ) -> tuple[GameState, list[Event]]:
     """Decide and fold: the new state and the events that made it."""
     events = decide(state, command, rng)
-    for event in events:
-        state = evolve(state, event)
-    assert state is not None
-    return state, events
+    return evolve_all(state, events), events
 
 
 def _start(command: StartGame, rng: random.Random) -> list[Event]:

@@ -1,13 +1,15 @@
 """The state of a game, built only by folding events (:func:`evolve`).
 
-States are immutable values: ``evolve`` returns a new state and never touches the old one, so a
-rejected command, or a reader holding an old state, can never see a half-applied change.
+States are values: ``evolve`` returns a new state and never touches the old one, so a rejected
+command, or a reader holding an old state, can never see a half-applied change. The class is not
+frozen only so that folding can fill a fresh private copy field by field (the engine's hot path);
+no code may assign to a state it did not just copy.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, fields
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
@@ -38,7 +40,7 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class GameState:
     rules: Rules
     players: tuple[PlayerId, ...]
@@ -93,139 +95,161 @@ class GameState:
         return cards
 
 
-_FIELDS = tuple(f.name for f in fields(GameState))
+def _copy(s: GameState) -> GameState:
+    """A shallow copy: containers are shared, so handlers replace them rather than mutate."""
+    return GameState(
+        s.rules,
+        s.players,
+        s.version,
+        s.phase,
+        s.round,
+        s.storyteller,
+        s.hands,
+        s.pile,
+        s.discard,
+        s.clue,
+        s.storyteller_card,
+        s.submissions,
+        s.table,
+        s.votes,
+        s.scores,
+        s.rounds,
+        s.winners,
+        s.end_reason,
+    )
 
 
-def _replace(state: GameState, **changes: Any) -> GameState:
-    """A copy with some fields changed (faster than dataclasses.replace on this hot path)."""
-    new = object.__new__(GameState)
-    for name in _FIELDS:
-        object.__setattr__(new, name, changes[name] if name in changes else getattr(state, name))
-    object.__setattr__(new, "version", state.version + 1)
-    return new
-
-
-def evolve(state: GameState | None, event: Event) -> GameState:
-    """The state after ``event``. Events come from :func:`decide`, so they are trusted facts."""
-    if state is None:
-        if not isinstance(event, GameStarted):
-            raise GameError(errors.EVENT_INVALID, "a game's first event must be GameStarted")
-        return GameState(
-            rules=event.rules,
-            players=event.players,
-            version=1,
-            phase=Phase.SETUP,
-            round=0,
-            storyteller=None,
-            hands={p: () for p in event.players},
-            pile=event.pile,
-            discard=(),
-            clue=None,
-            storyteller_card=None,
-            submissions={},
-            table=(),
-            votes={},
-            scores={p: 0 for p in event.players},
-            rounds=(),
-            winners=(),
-            end_reason=None,
-        )
-    handler = _HANDLERS.get(type(event))
-    if handler is None:
-        raise GameError(errors.EVENT_INVALID, f"{type(event).__name__} cannot follow a start")
-    new: GameState = handler(state, event)
-    return new
-
-
-def replay(events: Iterable[Event]) -> GameState:
-    """The state a list of events builds."""
-    state: GameState | None = None
-    for event in events:
-        state = evolve(state, event)
-    if state is None:
-        raise GameError(errors.GAME_NOT_STARTED, "no events")
-    return state
-
-
-def _cards_drawn(state: GameState, event: Any) -> GameState:
-    hands = dict(state.hands)
-    pile = state.pile
-    for player, cards in event.draws:
-        hands[player] = hands[player] + cards
-        pile = pile[len(cards) :]
-    return _replace(state, hands=hands, pile=pile)
-
-
-def _round_started(state: GameState, event: Any) -> GameState:
-    return _replace(
-        state,
-        phase=Phase.CLUE,
-        round=event.round,
-        storyteller=event.storyteller,
+def _started(event: GameStarted) -> GameState:
+    return GameState(
+        rules=event.rules,
+        players=event.players,
+        version=1,
+        phase=Phase.SETUP,
+        round=0,
+        storyteller=None,
+        hands={p: () for p in event.players},
+        pile=event.pile,
+        discard=(),
         clue=None,
         storyteller_card=None,
         submissions={},
         table=(),
         votes={},
+        scores={p: 0 for p in event.players},
+        rounds=(),
+        winners=(),
+        end_reason=None,
     )
 
 
-def _clue_given(state: GameState, event: Any) -> GameState:
-    hands = dict(state.hands)
+def evolve(state: GameState | None, event: Event) -> GameState:
+    """The state after ``event``. Events come from :func:`decide`, so they are trusted facts."""
+    return evolve_all(state, (event,))
+
+
+def evolve_all(state: GameState | None, events: Iterable[Event]) -> GameState:
+    """The state after ``events``, folded into one fresh copy (the old state is untouched)."""
+    draft: GameState | None = None
+    for event in events:
+        if draft is None:
+            if state is None:
+                if not isinstance(event, GameStarted):
+                    raise GameError(errors.EVENT_INVALID, "the first event must be GameStarted")
+                draft = _started(event)
+                continue
+            draft = _copy(state)
+        handler = _HANDLERS.get(type(event))
+        if handler is None:
+            raise GameError(errors.EVENT_INVALID, f"{type(event).__name__} cannot follow a start")
+        handler(draft, event)
+        draft.version += 1
+    if draft is None:
+        if state is None:
+            raise GameError(errors.GAME_NOT_STARTED, "no events")
+        return state
+    return draft
+
+
+def replay(events: Iterable[Event]) -> GameState:
+    """The state a list of events builds."""
+    return evolve_all(None, events)
+
+
+# Handlers fill a private draft in place; they replace containers, never mutate shared ones.
+
+
+def _cards_drawn(s: GameState, event: CardsDrawn) -> None:
+    hands = dict(s.hands)
+    taken = 0
+    for player, cards in event.draws:
+        hands[player] += cards
+        taken += len(cards)
+    s.hands = hands
+    s.pile = s.pile[taken:]
+
+
+def _round_started(s: GameState, event: RoundStarted) -> None:
+    s.phase = Phase.CLUE
+    s.round = event.round
+    s.storyteller = event.storyteller
+    s.clue = None
+    s.storyteller_card = None
+    s.submissions = {}
+    s.table = ()
+    s.votes = {}
+
+
+def _clue_given(s: GameState, event: ClueGiven) -> None:
+    hands = dict(s.hands)
     hands[event.storyteller] = tuple(c for c in hands[event.storyteller] if c != event.card)
-    return _replace(
-        state,
-        phase=Phase.SUBMIT,
-        storyteller=event.storyteller,
-        clue=event.clue,
-        storyteller_card=event.card,
-        hands=hands,
-    )
+    s.hands = hands
+    s.phase = Phase.SUBMIT
+    s.storyteller = event.storyteller
+    s.clue = event.clue
+    s.storyteller_card = event.card
 
 
-def _cards_submitted(state: GameState, event: Any) -> GameState:
-    hands = dict(state.hands)
+def _cards_submitted(s: GameState, event: CardsSubmitted) -> None:
+    hands = dict(s.hands)
     hands[event.player] = tuple(c for c in hands[event.player] if c not in event.cards)
-    submissions = dict(state.submissions)
-    submissions[event.player] = event.cards
-    return _replace(state, hands=hands, submissions=submissions)
+    s.hands = hands
+    s.submissions = {**s.submissions, event.player: event.cards}
 
 
-def _table_laid(state: GameState, event: Any) -> GameState:
-    return _replace(state, phase=Phase.VOTE, table=event.cards)
+def _table_laid(s: GameState, event: TableLaid) -> None:
+    s.phase = Phase.VOTE
+    s.table = event.cards
 
 
-def _vote_cast(state: GameState, event: Any) -> GameState:
-    votes = dict(state.votes)
-    votes[event.player] = event.card
-    return _replace(state, votes=votes)
+def _vote_cast(s: GameState, event: VoteCast) -> None:
+    s.votes = {**s.votes, event.player: event.card}
 
 
-def _round_scored(state: GameState, event: Any) -> GameState:
-    scores = dict(state.scores)
+def _round_scored(s: GameState, event: RoundScored) -> None:
+    scores = dict(s.scores)
     for award in event.awards:
         scores[award.player] += award.points
-    return _replace(
-        state,
-        scores=scores,
-        rounds=(*state.rounds, event),
-        discard=state.discard + state.table,
-        table=(),
-        submissions={},
-        storyteller_card=None,
-        votes={},
-    )
+    s.scores = scores
+    s.rounds = (*s.rounds, event)
+    s.discard += s.table
+    s.table = ()
+    s.submissions = {}
+    s.storyteller_card = None
+    s.votes = {}
 
 
-def _pile_reshuffled(state: GameState, event: Any) -> GameState:
-    return _replace(state, pile=event.pile, discard=())
+def _pile_reshuffled(s: GameState, event: PileReshuffled) -> None:
+    s.pile = event.pile
+    s.discard = ()
 
 
-def _game_ended(state: GameState, event: Any) -> GameState:
-    return _replace(state, phase=Phase.OVER, winners=event.winners, end_reason=event.reason)
+def _game_ended(s: GameState, event: GameEnded) -> None:
+    s.phase = Phase.OVER
+    s.winners = event.winners
+    s.end_reason = event.reason
 
 
-_HANDLERS: dict[type, Any] = {
+_HANDLERS: dict[type[Any], Callable[[GameState, Any], None]] = {
     CardsDrawn: _cards_drawn,
     RoundStarted: _round_started,
     ClueGiven: _clue_given,
