@@ -115,7 +115,9 @@ describe("selectors", () => {
   it("shows the last round's reveal while the next clue is awaited", () => {
     expect(revealedRound(view())).toBeNull();
     expect(revealedRound(view({ round: 2, rounds: [result] }))?.clue).toBe("moon");
-    expect(revealedRound(view({ round: 2, phase: "submit", rounds: [result] }))).toBeNull();
+    expect(revealedRound(view({ round: 2, phase: "submit", rounds: [result] }))?.round).toBe(1);
+    expect(revealedRound(view({ round: 2, phase: "submit", rounds: [result] }), 1)).toBeNull();
+    expect(revealedRound(view({ round: 2, phase: "vote", rounds: [result] }))).toBeNull();
     expect(revealedRound(view({ round: 1, phase: "over", rounds: [result] }))?.round).toBe(1);
   });
 

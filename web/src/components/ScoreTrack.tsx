@@ -70,13 +70,13 @@ export function ScoreTrack({ players, label, target }: { players: TrackPlayer[];
           const n = group.length;
           const base = spacePosition(s);
           const angle = n > 1 ? (k / n) * Math.PI * 2 - Math.PI / 2 : 0;
-          const r = n > 1 ? 16 : 0;
+          const r = n > 1 ? 20 : 0;
           const x = base.x + Math.cos(angle) * r;
           const y = base.y - 8 + Math.sin(angle) * r * 0.6;
           return (
             <g key={pl.id} class="track-rabbit" style={{ transform: `translate(${x}px, ${y}px)` }} data-player={pl.id} data-score={pl.score}>
               <title>{`${pl.name}: ${pl.score}`}</title>
-              <g transform="scale(1.35)"><RabbitShape color={pl.color} /></g>
+              <g transform="scale(1.9)"><RabbitShape color={pl.color} /></g>
             </g>
           );
         })}

@@ -62,7 +62,7 @@ export function cardAlt(t: T, index: number): string {
   return t("game.cardAlt", { n: index + 1 });
 }
 
-export function Reveal({ result, room, onZoom }: { result: RoundResult; room: RoomState; onZoom: (cards: RowCard[], i: number) => void }) {
+export function Reveal({ result, room, onZoom, onClose }: { result: RoundResult; room: RoomState; onZoom: (cards: RowCard[], i: number) => void; onClose?: () => void }) {
   const { t } = useI18n();
   const points = roundPoints(result);
   const owner = new Map(result.owners.map((o) => [o.card, o.player]));
@@ -110,6 +110,7 @@ export function Reveal({ result, room, onZoom }: { result: RoundResult; room: Ro
           );
         })}
       </ul>
+      {onClose ? <button class="btn btn-primary reveal-close" onClick={onClose} data-testid="reveal-close">{t("reveal.continue")}</button> : null}
     </section>
   );
 }
@@ -206,7 +207,8 @@ export function Game({ state, send }: { state: ClientState; send: Send }) {
 
   const handSelectable = choosableHand.length > 0;
   const voting = legal.vote.length > 0;
-  const reveal = revealedRound(view);
+  const [dismissed, setDismissed] = useState(0);
+  const reveal = revealedRound(view, dismissed);
   const teller = view.storyteller ? seatName(room, view.storyteller) : "";
   const trackPlayers = view.players.map((id) => ({ id, name: seatName(room, id), color: rabbitHex(room.seats.find((s) => s.id === id)?.colour), score: view.scores[id] ?? 0 }));
   const gained = reveal ? new Map([...roundPoints(reveal)].map(([p, e]) => [p, e.total])) : undefined;
@@ -257,7 +259,7 @@ export function Game({ state, send }: { state: ClientState; send: Send }) {
       <div class="game-grid">
         <div class="game-main">
           {phase === "over" ? <GameOver view={view} room={room} isHost={Boolean(state.you?.is_host)} send={send} /> : null}
-          {reveal ? <Reveal result={reveal} room={room} onZoom={(cards, index) => setZoom({ cards, index })} /> : null}
+          {reveal ? <Reveal result={reveal} room={room} onZoom={(cards, index) => setZoom({ cards, index })} onClose={phase === "over" ? undefined : () => setDismissed(reveal.round)} /> : null}
           {view.clue && phase !== "over" && phase !== "clue" ? <ClueBubble clue={view.clue} teller={teller} /> : null}
           {phase === "submit" ? (
             <div class="facedown" aria-label={t("game.cardsIn", { n: view.acted.length + 1 })}>

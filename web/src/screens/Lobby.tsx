@@ -70,7 +70,7 @@ export function Lobby({ state, send }: { state: ClientState; send: Send }) {
         </p>
         {isHost ? (
           <div class="host-actions">
-            <button type="button" class="btn" onClick={() => send({ type: "add_bot" })} data-testid="add-bot">＋ {t("lobby.addBot")}</button>
+            <button type="button" class="btn" onClick={() => send({ type: "add_bot" })} data-testid="add-bot">+ {t("lobby.addBot")}</button>
             <button type="button" class="btn btn-primary btn-big" onClick={() => send({ type: "start_game" })} disabled={isPending(state, "start_game")} data-testid="start">{t("lobby.start")}</button>
           </div>
         ) : (

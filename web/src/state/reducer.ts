@@ -169,12 +169,16 @@ export function turn(view: GameView | null): Turn {
   }
 }
 
-/** The round to show as revealed: the last scored round, while the next clue is awaited. */
-export function revealedRound(view: GameView | null) {
+/**
+ * The round to show as revealed: the last scored round, from its reveal until the player moves
+ * on (`dismissed`: the last round they closed) or the next table is laid; always at game over.
+ */
+export function revealedRound(view: GameView | null, dismissed = 0) {
   if (!view || view.rounds.length === 0) return null;
   const last = view.rounds[view.rounds.length - 1]!;
   if (view.phase === "over") return last;
-  if (view.phase === "clue" && last.round === view.round - 1) return last;
+  const between = view.phase === "clue" || view.phase === "submit";
+  if (between && last.round === view.round - 1 && last.round > dismissed) return last;
   return null;
 }
 

@@ -1,0 +1,183 @@
+"""Whole rounds played in real browsers against the real server."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from e2e_helpers import (
+    PHONE,
+    Player,
+    choosable,
+    create_room,
+    join_by_link,
+    left_turn,
+    open_player,
+    round_points,
+    scores,
+    start,
+    submit,
+    tell,
+    vote,
+    wait_turn,
+)
+from playwright.sync_api import expect
+
+
+@pytest.fixture
+def players(browser: Any, server: str) -> Iterator[list[Player]]:
+    opened: list[Player] = []
+
+    def make(name: str, **kw: Any) -> Player:
+        p = open_player(browser, server, name, **kw)
+        opened.append(p)
+        return p
+
+    yield make  # type: ignore[misc]
+    for p in opened:
+        assert p.errors == [], f"{p.name}: page errors {p.errors}"
+        assert p.dialogs == [], f"{p.name}: dialogs {p.dialogs}"
+        p.close()
+
+
+def check_reveal(everyone: list[Player], seats: int) -> None:
+    for p in everyone:
+        expect(p.page.get_by_test_id("reveal")).to_be_visible()
+        expect(p.page.get_by_test_id("round-point")).to_have_count(seats)
+    points = round_points(everyone[0])
+    totals = scores(everyone[0])
+    assert points == totals, (points, totals)  # first round: the score is the round's points
+    assert sum(points.values()) > 0
+    for p in everyone[1:]:
+        assert scores(p) == totals
+    rabbits = everyone[0].page.locator(".track-rabbit")
+    expect(rabbits).to_have_count(seats)
+    for r in rabbits.all():
+        assert int(r.get_attribute("data-score") or -1) == totals[r.get_attribute("data-player")]
+
+
+def test_four_players_play_a_round_to_the_reveal(players: Any) -> None:
+    ann, bo, cy, di = (players(n) for n in ("Ann", "Bo", "Cy", "Di"))
+    code = create_room(ann)
+    for p in (bo, cy, di):
+        join_by_link(p, code)
+    expect(ann.page.get_by_test_id("seat-name")).to_have_text(["Ann", "Bo", "Cy", "Di"])
+    start(ann, 4)
+    for p in (bo, cy, di):
+        wait_turn(p, "waitClue")
+        expect(p.page.get_by_test_id("banner")).to_contain_text("Ann")
+        expect(choosable(p, "hand")).to_have_count(0)  # nothing legal: nothing enabled
+    tell(ann, "a long way home")
+    for p in (bo, cy, di):
+        expect(p.page.get_by_test_id("clue-text")).to_have_text("a long way home")
+    submit(bo)
+    submit(cy)
+    # Di plays with the keyboard only: arrows move between cards, Enter chooses.
+    wait_turn(di, "yourSubmit")
+    di.page.locator("[data-testid=hand] button.card-face").first.focus()
+    di.page.keyboard.press("ArrowRight")
+    di.page.keyboard.press("Enter")
+    expect(di.page.locator("[data-testid=hand] .card.is-selected")).to_have_count(1)
+    di.page.keyboard.press("z")
+    expect(di.page.get_by_test_id("zoom")).to_be_visible()
+    di.page.keyboard.press("Escape")
+    expect(di.page.get_by_test_id("zoom")).to_have_count(0)
+    di.page.get_by_test_id("submit").focus()
+    di.page.keyboard.press("Enter")
+    left_turn(di, "yourSubmit")
+
+    for p in (bo, cy, di):
+        wait_turn(p, "yourVote")
+        table = p.page.locator("[data-testid=table] [data-testid=table-card]")
+        expect(table).to_have_count(4)
+        own = p.page.locator("[data-testid=table] .card-tag", has_text="Your card")
+        expect(own).to_have_count(1)
+        expect(choosable(p, "table")).to_have_count(3)  # one's own card is not votable
+    wait_turn(ann, "waitVote")
+    expect(ann.page.get_by_test_id("banner")).to_contain_text("Bo")
+    vote(bo)
+    vote(cy)
+    vote(di, 1)
+    check_reveal([ann, bo, cy, di], 4)
+    expect(bo.page.get_by_test_id("banner")).to_have_attribute("data-turn", "yourClue")
+
+
+def test_three_player_round_submits_two_cards(players: Any) -> None:
+    ann, bo, cy = (players(n) for n in ("Ann", "Bo", "Cy"))
+    code = create_room(ann)
+    join_by_link(bo, code)
+    join_by_link(cy, code)
+    start(ann, 3)
+    tell(ann, "twice upon a time")
+    for p in (bo, cy):
+        wait_turn(p, "yourSubmit")
+        expect(p.page.locator("[data-testid=hand] [data-testid=hand-card]")).to_have_count(7)
+        submit(p, 2)
+    for p in (bo, cy):
+        wait_turn(p, "yourVote")
+        expect(p.page.locator("[data-testid=table] [data-testid=table-card]")).to_have_count(5)
+        expect(choosable(p, "table")).to_have_count(3)  # neither of one's own two cards
+        vote(p)
+    check_reveal([ann, bo, cy], 3)
+
+
+def test_reload_in_the_middle_of_voting_continues(players: Any) -> None:
+    ann, bo, cy, di = (players(n) for n in ("Ann", "Bo", "Cy", "Di"))
+    code = create_room(ann)
+    for p in (bo, cy, di):
+        join_by_link(p, code)
+    start(ann, 4)
+    tell(ann, "the night train")
+    for p in (bo, cy, di):
+        submit(p)
+    vote(bo)
+    wait_turn(cy, "yourVote")
+    table_before = cy.page.locator("[data-testid=table] [data-card]").evaluate_all(
+        "els => els.map(e => e.dataset.card)"
+    )
+    cy.page.reload()
+    wait_turn(cy, "yourVote")
+    expect(cy.page.get_by_test_id("conn")).to_have_attribute("data-status", "open")
+    expect(cy.page.get_by_test_id("clue-text")).to_have_text("the night train")
+    table_after = cy.page.locator("[data-testid=table] [data-card]").evaluate_all(
+        "els => els.map(e => e.dataset.card)"
+    )
+    assert table_after == table_before
+    # Bo's vote survived too: after his own reload he still sees it counted.
+    bo.page.reload()
+    wait_turn(bo, "waitVote")
+    expect(bo.page.get_by_test_id("voted")).to_be_visible()
+    vote(cy)
+    vote(di)
+    check_reveal([ann, bo, cy, di], 4)
+
+
+def test_phone_round(players: Any) -> None:
+    ann = players("Ann", viewport=PHONE, mobile=True)
+    bo = players("Bo", viewport=PHONE, mobile=True)
+    code = create_room(ann, bots=2)
+    join_by_link(bo, code)
+    start(ann, 4)
+    tell(ann, "pocket moon")
+    wait_turn(bo, "yourSubmit")
+    hand = bo.page.get_by_test_id("hand")
+    width = hand.evaluate("el => [el.scrollWidth, el.clientWidth]")
+    assert width[0] > width[1], f"the hand should scroll sideways on a phone: {width}"
+    # Swipe through the hand: scroll it, and the last card comes into view.
+    hand.evaluate("el => el.scrollTo({left: el.scrollWidth})")
+    expect(bo.page.locator("[data-testid=hand] [data-testid=hand-card]").last).to_be_in_viewport()
+    # Zoom a card full screen, then close it.
+    bo.page.locator("[data-testid=hand] .card-zoom").first.click()
+    zoom = bo.page.get_by_test_id("zoom").locator("img")
+    expect(zoom).to_be_visible()
+    box = zoom.bounding_box()
+    assert box is not None and box["width"] > 250, box
+    bo.page.get_by_test_id("zoom").get_by_role("button", name="Close").click()
+    submit(bo)
+    vote(bo)
+    check_reveal([ann, bo], 4)
+    # Nothing sticks out sideways on a phone.
+    for p in (ann, bo):
+        overflow = p.page.evaluate("document.documentElement.scrollWidth")
+        assert overflow <= PHONE["width"], overflow
