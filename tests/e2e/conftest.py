@@ -54,13 +54,24 @@ def start_server(data_dir: Path, log_path: Path) -> tuple[subprocess.Popen[bytes
     log = open(log_path, "wb")  # noqa: SIM115 - closed by stop_server
     proc = subprocess.Popen(
         [
-            sys.executable, "-m", "dixit.cli.main", "serve",
-            "--host", "127.0.0.1", "--port", str(port),
-            "--database", f"sqlite:///{data_dir / 'e2e.sqlite3'}",
-            "--data-dir", str(data_dir),
-            "--client-dir", str(CLIENT_INDEX.parent),
-            "--bot-delay", "0.2",
-            "--log-level", "warning",
+            sys.executable,
+            "-m",
+            "dixit.cli.main",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--database",
+            f"sqlite:///{data_dir / 'e2e.sqlite3'}",
+            "--data-dir",
+            str(data_dir),
+            "--client-dir",
+            str(CLIENT_INDEX.parent),
+            "--bot-delay",
+            "0.2",
+            "--log-level",
+            "warning",
         ],
         stdout=log,
         stderr=subprocess.STDOUT,
@@ -78,7 +89,9 @@ def start_server(data_dir: Path, log_path: Path) -> tuple[subprocess.Popen[bytes
         if proc.poll() is not None or time.monotonic() > deadline:
             proc.kill()
             log.close()
-            raise RuntimeError(f"dixit serve did not start; see {log_path}:\n{log_path.read_text()}")
+            raise RuntimeError(
+                f"dixit serve did not start; see {log_path}:\n{log_path.read_text()}"
+            )
         time.sleep(0.2)
     return proc, base, log
 

@@ -35,12 +35,21 @@ class Player:
 
 
 def open_player(
-    browser: Browser, base: str, name: str, *, viewport: dict[str, int] | None = None,
-    locale: str = "en-US", mobile: bool = False,
+    browser: Browser,
+    base: str,
+    name: str,
+    *,
+    viewport: dict[str, int] | None = None,
+    locale: str = "en-US",
+    mobile: bool = False,
 ) -> Player:
     ctx = browser.new_context(
-        base_url=base, viewport=viewport or DESKTOP, locale=locale,
-        is_mobile=mobile, has_touch=mobile, device_scale_factor=2 if mobile else 1,
+        base_url=base,
+        viewport=viewport or DESKTOP,
+        locale=locale,
+        is_mobile=mobile,
+        has_touch=mobile,
+        device_scale_factor=2 if mobile else 1,
     )
     ctx.set_default_timeout(TIMEOUT)
     page = ctx.new_page()
@@ -65,7 +74,11 @@ def api(base: str, method: str, path: str, body: dict[str, Any] | None = None) -
 
 
 def create_room(
-    p: Player, *, bots: int = 0, first: str = "host", edition: str = "classic",
+    p: Player,
+    *,
+    bots: int = 0,
+    first: str = "host",
+    edition: str = "classic",
     max_rounds: int | None = None,
 ) -> str:
     page = p.page
