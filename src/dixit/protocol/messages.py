@@ -55,9 +55,9 @@ class ServerModel(BaseModel):
 class PhaseTimers(ClientModel):
     """Seconds each phase may last before the server plays for the late players (null: none)."""
 
-    clue: Annotated[int, Field(ge=5, le=3600)] | None = None
-    submit: Annotated[int, Field(ge=5, le=3600)] | None = None
-    vote: Annotated[int, Field(ge=5, le=3600)] | None = None
+    clue: Annotated[int, Field(ge=1, le=3600)] | None = None
+    submit: Annotated[int, Field(ge=1, le=3600)] | None = None
+    vote: Annotated[int, Field(ge=1, le=3600)] | None = None
 
 
 class RoomSettings(ClientModel):

@@ -309,6 +309,8 @@ class Room:
                 return
             self.seen[key] = version
             conn.send(m.Ack(id=command_id, version=version, duplicate=False))
+            if isinstance(msg, m.Leave):
+                self._close_seat(seat.id, err.LEFT, "you left the room")
 
     async def _dispatch(self, seat: SeatRecord, msg: m.ClientModel, command_id: str) -> int:
         if isinstance(msg, m.GiveClue):
@@ -548,9 +550,7 @@ class Room:
 
     async def _leave(self, seat: SeatRecord) -> int:
         self._remove_or_hand_to_bot(seat)
-        version = await self._save()
-        self._close_seat(seat.id, err.LEFT, "you left the room")
-        return version
+        return await self._save()  # the socket closes after the ack
 
     async def _set_bot(self, seat_id: str, bot: bool) -> int:
         target = self.data.seat(seat_id)
