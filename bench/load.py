@@ -1,0 +1,342 @@
+"""Server load: N concurrent games of bot-driven players over real WebSockets on loopback.
+
+Starts ``dixit serve`` (SQLite in a temporary directory, unless ``--url`` names a running
+server), seats ``--players`` socket clients in each of ``--games`` rooms, and lets every client
+play random legal moves from its own view after a think time, for ``--duration`` seconds.
+
+Prints actions per second, command→broadcast latency (from sending a command until every
+player of the room has received the update it caused: p50, p99, max), and the server's CPU and
+memory. Bounded: it stops by itself after the warm-up and the measured window.
+
+    .venv/bin/python bench/load.py --games 100 --duration 30
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import resource
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+
+HOST = "127.0.0.1"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def proc_stats(pid: int) -> tuple[float, int]:
+    """(CPU seconds, resident bytes) of a process, from /proc."""
+    with open(f"/proc/{pid}/stat") as f:
+        parts = f.read().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    cpu = (int(parts[11]) + int(parts[12])) / ticks
+    rss = int(parts[21]) * os.sysconf("SC_PAGE_SIZE")
+    return cpu, rss
+
+
+def http_post(base: str, path: str, body: Any = None) -> dict[str, Any]:
+    data = json.dumps(body if body is not None else {}).encode()
+    request = urllib.request.Request(
+        base + path, data=data, method="POST", headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        result: dict[str, Any] = json.loads(answer.read())
+        return result
+
+
+@dataclass
+class Stats:
+    measuring: bool = False
+    actions: int = 0
+    rejected: int = 0
+    errors: int = 0
+    latencies: list[float] = field(default_factory=list)
+
+
+@dataclass
+class Table:
+    """One room: its players' receive times per game version, to time each broadcast."""
+
+    code: str
+    players: list[Player] = field(default_factory=list)
+    pending: dict[int, float] = field(default_factory=dict)  # version -> command sent at
+    seen: dict[int, int] = field(default_factory=dict)  # version -> players who have it
+
+
+class Player:
+    def __init__(self, base_ws: str, ticket: dict[str, Any], table: Table, think: float) -> None:
+        self.url = f"{base_ws}/ws/{ticket['code']}"
+        self.token = ticket["token"]
+        self.table = table
+        self.think = think
+        self.ws: ClientConnection | None = None
+        self.view: dict[str, Any] | None = None
+        self.acting = False
+        self.rng = random.Random()
+        self.sent: dict[str, float] = {}
+
+    async def run(self, stats: Stats, stop: asyncio.Event) -> None:
+        async with connect(self.url, open_timeout=60, max_queue=None) as ws:
+            self.ws = ws
+            await ws.send(json.dumps({"type": "hello", "token": self.token}))
+            receiver = asyncio.create_task(self._receive(stats))
+            await stop.wait()
+            receiver.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await receiver
+
+    async def _receive(self, stats: Stats) -> None:
+        assert self.ws is not None
+        async for text in self.ws:
+            message = json.loads(text)
+            kind = message["type"]
+            if kind == "welcome" and message["game"]:
+                self._on_view(message["game"]["view"], stats)
+            elif kind == "game":
+                self._on_view(message["view"], stats)
+            elif kind == "ack":
+                sent = self.sent.pop(message["id"], None)
+                if sent is not None:
+                    self.table.pending[message["version"]] = sent
+                    self._settle(message["version"], stats)
+                self.acting = False
+                self._maybe_act(stats)
+            elif kind == "error":
+                self.sent.pop(message.get("id") or "", None)
+                stats.rejected += 1
+                self.acting = False
+
+    def _on_view(self, view: dict[str, Any], stats: Stats) -> None:
+        self.view = view
+        version = view["version"]
+        self.table.seen[version] = self.table.seen.get(version, 0) + 1
+        self._settle(version, stats)
+        self._maybe_act(stats)
+
+    def _settle(self, version: int, stats: Stats) -> None:
+        """A broadcast is complete when every player of the room has the version."""
+        table = self.table
+        if table.seen.get(version, 0) >= len(table.players) and version in table.pending:
+            sent = table.pending.pop(version)
+            table.seen.pop(version, None)
+            if stats.measuring:
+                stats.latencies.append(time.perf_counter() - sent)
+
+    def _maybe_act(self, stats: Stats) -> None:
+        if self.acting or self.view is None:
+            return
+        legal = self.view["legal"]
+        if not (legal["give_clue"] or legal["submit"] or legal["vote"]):
+            return
+        self.acting = True
+        asyncio.get_running_loop().call_later(
+            self.rng.uniform(0.5, 1.5) * self.think, self._act, stats
+        )
+
+    def _act(self, stats: Stats) -> None:
+        view = self.view
+        if view is None or self.ws is None:
+            self.acting = False
+            return
+        legal, rng = view["legal"], self.rng
+        if legal["give_clue"]:
+            move = {"type": "give_clue", "card": rng.choice(legal["give_clue"]), "clue": "a tale"}
+        elif legal["submit"]:
+            move = {
+                "type": "submit_cards",
+                "cards": rng.sample(legal["submit"], legal["submit_count"]),
+            }
+        elif legal["vote"]:
+            move = {"type": "cast_vote", "card": rng.choice(legal["vote"])}
+        else:
+            self.acting = False
+            return
+        cid = f"{rng.getrandbits(64):x}"
+        move["id"] = cid
+        self.sent[cid] = time.perf_counter()
+        if stats.measuring:
+            stats.actions += 1
+        task = asyncio.ensure_future(self.ws.send(json.dumps(move)))
+        task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
+
+
+async def seat_tables(
+    base: str, ws_base: str, games: int, players: int, think: float
+) -> list[Table]:
+    loop = asyncio.get_running_loop()
+    settings = {
+        "first_storyteller": "random",
+        "edition": "2021",
+        "end_at_score": 1000,
+        "max_rounds": 1000,
+    }
+
+    def seat_one(_: int) -> Table:
+        host = http_post(base, "/api/rooms", {"name": "Host", "settings": settings})
+        table = Table(host["code"])
+        tickets = [host] + [
+            http_post(base, f"/api/rooms/{host['code']}/join", {"name": f"P{i}"})
+            for i in range(1, players)
+        ]
+        table.players = [Player(ws_base, t, table, think) for t in tickets]
+        return table
+
+    sem = asyncio.Semaphore(32)
+
+    async def limited(i: int) -> Table:
+        async with sem:
+            return await loop.run_in_executor(None, seat_one, i)
+
+    return list(await asyncio.gather(*(limited(i) for i in range(games))))
+
+
+async def run(args: argparse.Namespace, base: str, pid: int | None) -> dict[str, Any]:
+    ws_base = base.replace("http://", "ws://")
+    t0 = time.perf_counter()
+    tables = await seat_tables(base, ws_base, args.games, args.players, args.think)
+    stats = Stats()
+    stop = asyncio.Event()
+    tasks = []
+    for table in tables:
+        for player in table.players:
+            tasks.append(asyncio.create_task(player.run(stats, stop)))
+    await asyncio.sleep(1.0)  # everyone says hello
+    starts = []
+    for table in tables:
+        host = table.players[0]
+        if host.ws is not None:
+            starts.append(host.ws.send(json.dumps({"type": "start_game", "id": "start"})))
+    await asyncio.gather(*starts)
+    setup_s = time.perf_counter() - t0
+    await asyncio.sleep(args.warmup)
+    cpu0, _ = proc_stats(pid) if pid else (0.0, 0)
+    client0 = time.process_time()
+    stats.measuring = True
+    m0 = time.perf_counter()
+    await asyncio.sleep(args.duration)
+    stats.measuring = False
+    window = time.perf_counter() - m0
+    cpu1, rss = proc_stats(pid) if pid else (0.0, 0)
+    client_cpu = time.process_time() - client0
+    stop.set()
+    await asyncio.wait(tasks, timeout=30)
+    lat = sorted(stats.latencies)
+
+    def pct(p: float) -> float:
+        return lat[min(len(lat) - 1, int(p * len(lat)))] * 1000 if lat else float("nan")
+
+    return {
+        "games": args.games,
+        "players_per_game": args.players,
+        "connections": args.games * args.players,
+        "think_s": args.think,
+        "setup_s": round(setup_s, 1),
+        "window_s": round(window, 1),
+        "actions": stats.actions,
+        "actions_per_s": round(stats.actions / window, 1),
+        "broadcasts_timed": len(lat),
+        "latency_ms_p50": round(pct(0.50), 1),
+        "latency_ms_p99": round(pct(0.99), 1),
+        "latency_ms_max": round(lat[-1] * 1000, 1) if lat else None,
+        "latency_ms_mean": round(statistics.fmean(lat) * 1000, 1) if lat else None,
+        "rejected": stats.rejected,
+        "server_cpu_percent": round(100 * (cpu1 - cpu0) / window, 1) if pid else None,
+        "server_rss_mib": round(rss / 2**20, 1) if pid else None,
+        "client_cpu_percent": round(100 * client_cpu / window, 1),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--think", type=float, default=2.0, help="mean seconds before a move")
+    parser.add_argument("--duration", type=float, default=30.0, help="measured seconds")
+    parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--url", help="a running server (default: start one on 127.0.0.1)")
+    parser.add_argument("--database", help="event store URL for the started server")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON only")
+    args = parser.parse_args()
+    if args.url and not args.url.startswith(("http://127.", "http://localhost", "http://[::1]")):
+        parser.error("load tests only target this machine (127.0.0.1, localhost, ::1)")
+
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+    server: subprocess.Popen[bytes] | None = None
+    with tempfile.TemporaryDirectory(prefix="dixit-load-") as tmp:
+        if args.url:
+            base = args.url.rstrip("/")
+        else:
+            port = free_port()
+            base = f"http://{HOST}:{port}"
+            database = args.database or f"sqlite:///{Path(tmp) / 'load.sqlite3'}"
+            server = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "dixit.cli.main",
+                    "serve",
+                    "--host",
+                    HOST,
+                    "--port",
+                    str(port),
+                    "--database",
+                    database,
+                    "--bot-delay",
+                    "0",
+                    "--max-rooms",
+                    str(args.games + 100),
+                    "--log-level",
+                    "warning",
+                    "--client-dir",
+                    str(Path(tmp) / "none"),
+                ],
+                env=dict(os.environ, DIXIT_DATA_DIR=str(Path(tmp) / "data")),
+            )
+            for _ in range(300):
+                try:
+                    urllib.request.urlopen(f"{base}/api/health", timeout=1).close()
+                    break
+                except OSError:
+                    time.sleep(0.1)
+        try:
+            result = asyncio.run(run(args, base, server.pid if server else None))
+        finally:
+            if server is not None:
+                server.send_signal(signal.SIGTERM)
+                try:
+                    server.wait(30)
+                except subprocess.TimeoutExpired:
+                    server.kill()
+    if args.json:
+        print(json.dumps(result))
+    else:
+        width = max(len(k) for k in result)
+        for key, value in result.items():
+            print(f"{key:<{width}}  {value}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
