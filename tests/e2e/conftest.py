@@ -8,32 +8,17 @@ here: it launches the system Chromium by its path.
 from __future__ import annotations
 
 import contextlib
-import os
-import socket
-import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-# pytest runs with --import-mode=importlib: make e2e_helpers importable from the test modules.
+# pytest runs with --import-mode=importlib: make the e2e helper modules importable.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-CHROMIUM = Path(os.environ.get("DIXIT_CHROMIUM", "/usr/bin/chromium"))
-CLIENT_INDEX = ROOT / "web" / "dist" / "index.html"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+
+from e2e_server import CHROMIUM, CHROMIUM_ARGS, CLIENT_INDEX, start_server, stop_server
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -41,69 +26,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if here in Path(str(item.fspath)).parents:
             item.add_marker(pytest.mark.e2e)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def start_server(data_dir: Path, log_path: Path) -> tuple[subprocess.Popen[bytes], str, Any]:
-    port = _free_port()
-    log = open(log_path, "wb")  # noqa: SIM115 - closed by stop_server
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "dixit.cli.main",
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--database",
-            f"sqlite:///{data_dir / 'e2e.sqlite3'}",
-            "--data-dir",
-            str(data_dir),
-            "--client-dir",
-            str(CLIENT_INDEX.parent),
-            "--bot-delay",
-            "0.2",
-            "--log-level",
-            "warning",
-        ],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        cwd=ROOT,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            with urllib.request.urlopen(f"{base}/api/health", timeout=1) as r:
-                if r.status == 200:
-                    break
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            log.close()
-            raise RuntimeError(
-                f"dixit serve did not start; see {log_path}:\n{log_path.read_text()}"
-            )
-        time.sleep(0.2)
-    return proc, base, log
-
-
-def stop_server(proc: subprocess.Popen[bytes], log: Any) -> None:
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-    log.close()
 
 
 @pytest.fixture(scope="session")

@@ -19,7 +19,8 @@ export function navigate(path: string): void {
 
 export function App() {
   const [lang, setLangState] = useState<Lang>(() => pickLanguage(navigator.languages ?? [navigator.language], savedLanguage()));
-  const [messages, setMessages] = useState<Messages>(english);
+  // English is in the bundle; another language is fetched first (no flash of English text).
+  const [messages, setMessages] = useState<Messages | null>(lang === "en" ? english : null);
   const [route, setRoute] = useState<Route>(() => parseRoute(location.pathname));
 
   useEffect(() => {
@@ -37,12 +38,13 @@ export function App() {
 
   const i18n = useMemo(() => ({
     lang,
-    t: (key: string, params?: Record<string, string | number>) => translate(messages, key, params),
+    t: (key: string, params?: Record<string, string | number>) => translate(messages ?? english, key, params),
     setLang: (l: Lang) => { saveLanguage(l); setLangState(l); },
   }), [lang, messages]);
 
   useEffect(() => { document.title = i18n.t("app.title"); }, [i18n]);
 
+  if (!messages) return null;
   return (
     <I18nContext.Provider value={i18n}>
       {route.page === "home" ? <Home /> : <Room key={`${route.code}${route.tv}`} code={route.code} tv={route.tv} />}

@@ -96,7 +96,7 @@ export function Reveal({ result, room, onZoom, onClose }: { result: RoundResult;
       <CardRow cards={cards} label={t("game.table")} kind="table" onZoom={(i) => onZoom(cards, i)} t={t} />
       <h3>{t("reveal.roundPoints")}</h3>
       <ul class="points" data-testid="round-points">
-        {result.table.length > 0 && Array.from(new Set(result.owners.map((o) => o.player))).map((p) => {
+        {seatOrder(room, result).map((p) => {
           const entry = points.get(p);
           return (
             <li key={p} data-testid="round-point" data-player={p}>
@@ -113,6 +113,13 @@ export function Reveal({ result, room, onZoom, onClose }: { result: RoundResult;
       {onClose ? <button class="btn btn-primary reveal-close" onClick={onClose} data-testid="reveal-close">{t("reveal.continue")}</button> : null}
     </section>
   );
+}
+
+/** The round's players in seat order (the room's seats), whoever owned a card on the table. */
+function seatOrder(room: RoomState, result: RoundResult): string[] {
+  const inRound = new Set(result.owners.map((o) => o.player));
+  const seated = room.seats.map((s) => s.id).filter((id) => inRound.has(id));
+  return [...seated, ...[...inRound].filter((id) => !seated.includes(id))];
 }
 
 export function reasonText(t: T, reason: string): string {

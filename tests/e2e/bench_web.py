@@ -1,0 +1,130 @@
+"""Web client benchmarks: bundle size (gzipped) and time-to-playable in headless Chromium.
+
+    make web-build && .venv/bin/python tests/e2e/bench_web.py
+
+Time-to-playable: from navigation start (``performance.timeOrigin``) until the first card of the
+player's hand is decoded and on screen, for a player opening a game in progress over loopback:
+cold (a fresh browser context, empty cache) and warm (a reload). Prints a Markdown section.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from e2e_helpers import DESKTOP, PHONE, api
+from e2e_server import CHROMIUM, CHROMIUM_ARGS, ROOT, start_server, stop_server
+from playwright.sync_api import sync_playwright
+
+DIST = ROOT / "web" / "dist"
+RUNS = 10
+HAND_READY = """() => {
+  const img = document.querySelector('[data-testid=hand-card] img');
+  return img && img.complete && img.naturalWidth > 0 ? performance.now() : false;
+}"""
+
+
+def store_ticket(ticket: dict) -> str:
+    """A script storing the seat ticket as the home page would: the page opens in the game."""
+    return (
+        f"localStorage.setItem('dixit.ticket.{ticket['code']}', {json.dumps(json.dumps(ticket))})"
+    )
+
+
+def bundle() -> list[tuple[str, int, int]]:
+    rows = []
+    for f in sorted((DIST / "assets").iterdir()):
+        if f.suffix in (".js", ".css"):
+            data = f.read_bytes()
+            rows.append((f.name, len(data), len(gzip.compress(data, 9))))
+    return rows
+
+
+def initial_js(rows: list[tuple[str, int, int]]) -> tuple[int, int]:
+    html = (DIST / "index.html").read_text()
+    raw = gz = 0
+    for name, r, g in rows:
+        if name.endswith(".js") and name in html:
+            raw, gz = raw + r, gz + g
+    return raw, gz
+
+
+def measure(browser, base: str, ticket: dict, viewport: dict, mobile: bool) -> dict[str, list]:
+    cold, warm, dcl = [], [], []
+    for _ in range(RUNS):
+        ctx = browser.new_context(
+            base_url=base, viewport=viewport, is_mobile=mobile, has_touch=mobile
+        )
+        page = ctx.new_page()
+        page.add_init_script(store_ticket(ticket))
+        page.goto(ticket["url"])
+        cold.append(page.wait_for_function(HAND_READY, polling="raf", timeout=20_000).json_value())
+        dcl.append(
+            page.evaluate("performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd")
+        )
+        page.reload()
+        warm.append(page.wait_for_function(HAND_READY, polling="raf", timeout=20_000).json_value())
+        ctx.close()
+    return {"cold": cold, "warm": warm, "dcl": dcl}
+
+
+def main() -> int:
+    rows = bundle()
+    raw_js, gz_js = initial_js(rows)
+    all_js_gz = sum(g for n, _, g in rows if n.endswith(".js"))
+    css_gz = sum(g for n, _, g in rows if n.endswith(".css"))
+    with tempfile.TemporaryDirectory() as tmp:
+        proc, base, log = start_server(Path(tmp), Path(tmp) / "server.log", bot_delay=0.1)
+        try:
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+                ticket = api(
+                    base,
+                    "POST",
+                    "/api/rooms",
+                    {"name": "Ann", "settings": {"bots": 3, "first_storyteller": "host"}},
+                )
+                # Start the game from a socket-less page: the host's page clicks Start once.
+                ctx = browser.new_context(base_url=base)
+                page = ctx.new_page()
+                page.add_init_script(store_ticket(ticket))
+                page.goto(ticket["url"])
+                page.get_by_test_id("start").click()
+                page.get_by_test_id("hand").wait_for()
+                ctx.close()
+                time.sleep(0.5)
+                desktop = measure(browser, base, ticket, DESKTOP, False)
+                phone = measure(browser, base, ticket, PHONE, True)
+                version = browser.version
+                browser.close()
+        finally:
+            stop_server(proc, log)
+
+    def ms(xs: list[float]) -> str:
+        return f"{statistics.median(xs):.0f} ms (min {min(xs):.0f}, max {max(xs):.0f})"
+
+    print("| What | Result |")
+    print("| --- | --- |")
+    print(f"| Initial JS (gzip -9) | **{gz_js / 1024:.1f} KB** ({raw_js / 1024:.1f} KB raw) |")
+    print(f"| All JS incl. 5 lazy language files (gzip) | {all_js_gz / 1024:.1f} KB |")
+    print(f"| CSS (gzip) | {css_gz / 1024:.1f} KB |")
+    for label, res in (("desktop 1280×800", desktop), ("phone 360×640", phone)):
+        print(f"| Time-to-playable, {label}, cold | {ms(res['cold'])} |")
+        print(f"| Time-to-playable, {label}, reload | {ms(res['warm'])} |")
+        print(f"| DOMContentLoaded, {label}, cold | {ms(res['dcl'])} |")
+    print(f"\nChromium {version}, {RUNS} runs each, medians.")
+    print("\n| File | Raw | gzip |\n| --- | --- | --- |")
+    for name, r, g in rows:
+        print(f"| {name} | {r / 1024:.1f} KB | {g / 1024:.1f} KB |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

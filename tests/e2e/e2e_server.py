@@ -1,0 +1,90 @@
+"""Start and stop a real ``dixit serve`` for browser tests and screenshots (no playwright here)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path(os.environ.get("DIXIT_CHROMIUM", "/usr/bin/chromium"))
+CLIENT_INDEX = ROOT / "web" / "dist" / "index.html"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(
+    data_dir: Path, log_path: Path, bot_delay: float = 0.2
+) -> tuple[subprocess.Popen[bytes], str, Any]:
+    port = _free_port()
+    log = open(log_path, "wb")  # noqa: SIM115 - closed by stop_server
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "dixit.cli.main",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--database",
+            f"sqlite:///{data_dir / 'e2e.sqlite3'}",
+            "--data-dir",
+            str(data_dir),
+            "--client-dir",
+            str(CLIENT_INDEX.parent),
+            "--bot-delay",
+            str(bot_delay),
+            "--log-level",
+            "warning",
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        cwd=ROOT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with urllib.request.urlopen(f"{base}/api/health", timeout=1) as r:
+                if r.status == 200:
+                    break
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            log.close()
+            raise RuntimeError(
+                f"dixit serve did not start; see {log_path}:\n{log_path.read_text()}"
+            )
+        time.sleep(0.2)
+    return proc, base, log
+
+
+def stop_server(proc: subprocess.Popen[bytes], log: Any) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+    log.close()

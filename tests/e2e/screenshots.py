@@ -1,0 +1,124 @@
+"""Capture every screen of the web client, on desktop and on a phone, into docs/screenshots/.
+
+    make web-build && .venv/bin/python tests/e2e/screenshots.py
+
+Starts a real ``dixit serve`` (temporary database) and plays a short game in headless Chromium.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from e2e_helpers import (
+    DESKTOP,
+    PHONE,
+    Player,
+    choosable,
+    create_room,
+    join_by_link,
+    open_player,
+    start,
+    submit,
+    tell,
+    vote,
+    wait_turn,
+)
+from e2e_server import CHROMIUM, CHROMIUM_ARGS, ROOT, start_server, stop_server
+from playwright.sync_api import expect, sync_playwright
+
+OUT = ROOT / "docs" / "screenshots"
+
+
+def shot(p: Player, name: str, *, full: bool = False) -> None:
+    p.page.wait_for_timeout(1300)  # let rabbits finish their hop and images decode
+    p.page.evaluate(
+        "Promise.all([...document.images].map(i => i.complete ? 0 : i.decode().catch(() => 0)))"
+    )
+    path = OUT / f"{name}.png"
+    p.page.screenshot(path=str(path), full_page=full)
+    print("wrote", path.relative_to(ROOT))
+
+
+def device_run(browser: Any, base: str, device: str) -> None:
+    phone = device == "phone"
+    kw: dict[str, Any] = {"viewport": PHONE if phone else DESKTOP, "mobile": phone}
+    ann, bo, cy, di = (open_player(browser, base, n, **kw) for n in ("Ann", "Bo", "Cy", "Di"))
+    ann.page.goto("/")
+    ann.page.get_by_test_id("name").fill("Ann")
+    shot(ann, f"{device}-1-home")
+    code = create_room(ann, max_rounds=2)
+    for p in (bo, cy, di):
+        join_by_link(p, code)
+    shot(ann, f"{device}-2-lobby")
+    start(ann, 4)
+    wait_turn(ann, "yourClue")
+    choosable(ann, "hand").nth(2).click()
+    ann.page.get_by_test_id("clue-input").fill("The long way home")
+    shot(ann, f"{device}-3-storyteller")
+    ann.page.get_by_test_id("tell").click()
+    wait_turn(bo, "yourSubmit")
+    choosable(bo, "hand").nth(1).click()
+    shot(bo, f"{device}-4-choose-card")
+    for p in (bo, cy, di):
+        submit(p)
+    wait_turn(bo, "yourVote")
+    vote(cy)
+    choosable(bo, "table").nth(1).click()
+    shot(bo, f"{device}-5-vote")
+    shot(ann, f"{device}-6-storyteller-waits")
+    vote(bo)
+    vote(di)
+    expect(bo.page.get_by_test_id("reveal")).to_be_visible()
+    bo.page.evaluate("window.scrollTo(0, 0)")
+    shot(bo, f"{device}-7-reveal", full=phone)
+    bo.page.locator("[data-testid=reveal] .card-zoom").first.click()
+    shot(bo, f"{device}-8-zoom")
+    bo.page.keyboard.press("Escape")
+    tv = open_player(browser, base, "TV", viewport={"width": 1920, "height": 1080})
+    if not phone:
+        tv.page.goto(f"/r/{code}/tv")
+        expect(tv.page.get_by_test_id("tv")).to_be_visible()
+    # Round 2: Bo tells, the others play; the TV shows the table large.
+    for p in (ann, bo, cy, di):
+        if p.page.get_by_test_id("reveal-close").count():
+            p.page.get_by_test_id("reveal-close").click()
+    tell(bo, "Whispers")
+    for p in (ann, cy, di):
+        submit(p)
+    wait_turn(ann, "yourVote")
+    if not phone:
+        shot(tv, "tv-1-table")
+    for p in (ann, cy, di):
+        vote(p)
+    expect(ann.page.get_by_test_id("game-over")).to_be_visible()
+    ann.page.evaluate("window.scrollTo(0, 0)")
+    shot(ann, f"{device}-9-game-over")
+    if not phone:
+        shot(tv, "tv-2-game-over")
+    for p in (ann, bo, cy, di, tv):
+        assert not p.errors, p.errors
+        p.close()
+
+
+def main() -> int:
+    OUT.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        proc, base, log = start_server(Path(tmp), Path(tmp) / "server.log", bot_delay=0.2)
+        try:
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+                for device in ("desktop", "phone"):
+                    device_run(browser, base, device)
+                browser.close()
+        finally:
+            stop_server(proc, log)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
