@@ -181,3 +181,33 @@ def test_phone_round(players: Any) -> None:
     for p in (ann, bo):
         overflow = p.page.evaluate("document.documentElement.scrollWidth")
         assert overflow <= PHONE["width"], overflow
+
+
+def test_timer_ring_and_host_lobby_controls(players: Any) -> None:
+    ann = players("Ann")
+    page = ann.page
+    page.goto("/")
+    page.get_by_test_id("name").fill("Ann")
+    page.locator("details.more > summary").click()
+    page.locator("details.more select").first.select_option("host")
+    page.get_by_test_id("timer-clue").fill("6")
+    page.get_by_test_id("create").click()
+    expect(page.get_by_test_id("lobby")).to_be_visible()
+    # Host controls in the lobby: seat two computer players, remove one, add it back.
+    page.get_by_test_id("add-bot").click()
+    page.get_by_test_id("add-bot").click()
+    expect(page.get_by_test_id("seat")).to_have_count(3)
+    page.get_by_test_id("kick").last.click()
+    expect(page.get_by_test_id("seat")).to_have_count(2)
+    page.get_by_test_id("add-bot").click()
+    # Choose a rabbit colour.
+    page.get_by_test_id("colours").get_by_role("button", name="Purple").click()
+    expect(page.get_by_test_id("colours").get_by_role("button", name="Purple")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    start(ann, 3)
+    wait_turn(ann, "yourClue")
+    expect(page.get_by_test_id("timer")).to_be_visible()
+    # Let the clock run out: the server plays for Ann and says so.
+    expect(page.get_by_test_id("notice")).to_contain_text("Ann", timeout=20_000)
+    expect(page.get_by_test_id("reveal")).to_be_visible(timeout=20_000)

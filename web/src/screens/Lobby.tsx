@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import { QrCode } from "../components/QrCode";
 import { RabbitIcon } from "../components/Rabbit";
-import { rabbitHex } from "../components/colors";
+import { RABBIT_HEX, rabbitHex } from "../components/colors";
 import { useI18n } from "../i18n/context";
 import type { ClientState } from "../state/reducer";
 import { isPending } from "../state/reducer";
@@ -63,6 +63,20 @@ export function Lobby({ state, send }: { state: ClientState; send: Send }) {
             </li>
           ))}
         </ul>
+        {you?.seat ? (
+          <fieldset class="colours" data-testid="colours">
+            <legend>{t("lobby.colour")}</legend>
+            {Object.keys(RABBIT_HEX).map((c) => {
+              const mine = room.seats.find((x) => x.id === you.seat)?.colour === c;
+              const taken = room.seats.some((x) => x.colour === c && x.id !== you.seat);
+              return (
+                <button key={c} type="button" class={`swatch${mine ? " is-on" : ""}`} disabled={taken} aria-pressed={mine ? "true" : "false"} aria-label={t(`colour.${c}`)} title={t(`colour.${c}`)} onClick={() => send({ type: "set_profile", colour: c as "red" })}>
+                  <RabbitIcon color={rabbitHex(c)} size={28} />
+                </button>
+              );
+            })}
+          </fieldset>
+        ) : null}
         <p class="settings-line">
           <span>{t(`rules.edition.${s.edition ?? "classic"}`)}</span>
           {s.max_rounds ? <span> · {t("rules.maxRounds")}: {s.max_rounds}</span> : null}

@@ -6,13 +6,28 @@ import { api, ApiProblem } from "../net/api";
 import { RoomSocket, type CommandBody } from "../net/socket";
 import { forgetTicket, loadTicket, saveTicket } from "../net/tickets";
 import type { SeatTicket } from "../protocol";
-import { initialState, lastVersion, reduce, type ClientState } from "../state/reducer";
+import { initialState, lastVersion, reduce, seatName, type ClientState } from "../state/reducer";
 import { Game } from "./Game";
 import { errorText, rememberName, rememberedName } from "./Home";
 import { Lobby } from "./Lobby";
 import { Tv } from "./Tv";
 
 export type Send = (body: CommandBody) => string;
+
+/** The latest notice (e.g. the timer played for someone), shown for a few seconds. */
+function NoticeToast({ state }: { state: ClientState }) {
+  const { t } = useI18n();
+  const notice = state.notices[state.notices.length - 1];
+  const [hidden, setHidden] = useState<unknown>(null);
+  useEffect(() => {
+    if (!notice) return undefined;
+    const id = setTimeout(() => setHidden(notice), 6000);
+    return () => clearTimeout(id);
+  }, [notice]);
+  if (!notice || hidden === notice) return null;
+  const text = t(`notice.${notice.code}`, { name: seatName(state.room, notice.seat) });
+  return <div class="notice" role="status" data-testid="notice">{text.startsWith("⟦") ? notice.message : text}</div>;
+}
 
 function JoinForm({ code, onTicket }: { code: string; onTicket: (t: SeatTicket) => void }) {
   const { t } = useI18n();
@@ -120,6 +135,7 @@ export function Room({ code, tv }: { code: string; tv: boolean }) {
           <button class="btn btn-ghost btn-small" onClick={() => dispatch({ kind: "dismiss" })}>{t("common.dismiss")}</button>
         </div>
       ) : null}
+      <NoticeToast state={state} />
       {body}
     </div>
   );
