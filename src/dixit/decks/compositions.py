@@ -1108,7 +1108,7 @@ def kite_flyer(x: Ctx) -> None:
         for i in range(7)
     ]
     p.line(c, tail, (0.95, 0.5, 0.45), 2.5, 0.85)
-    s = p.sprite(x.main.name, x.uniform(0.12, 0.17) * c.h, x.rng)
+    s = p.sprite(x.main.name, x.uniform(0.15, 0.2) * c.h, x.rng)
     p.place(c, p.rotate(s, x.uniform(-20, 20)), tx, ty)
     x.add(x.main.name, "flown like a kite")
     x.title = x.choose(["Holding On", "Windy Day", "Let It Fly", "On a String", "Don't Let Go"])
@@ -1197,7 +1197,7 @@ COMPOSITIONS: dict[str, Composition] = {
         ),
         _c(
             night_inside,
-            "creature",
+            "profile",
             frozenset({"dawn", "day", "dusk"}),
             "inner life,secrets,dreams,depth",
             "dreamy,mysterious,tender",

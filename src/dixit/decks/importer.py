@@ -103,6 +103,9 @@ def normalise(name: str, data: bytes) -> NormalisedImage | Rejection:
             if min(w, h) < MIN_SIDE:
                 return Rejection(name, "too-small", f"{w}x{h}, at least {MIN_SIDE} px a side")
             img.seek(0)
+            if kind == "JPEG":
+                # decode big JPEGs at a reduced scale: bounded time and memory
+                img.draft("RGB", (CARD_WIDTH * 2, CARD_HEIGHT * 2))
             img.load()
             img = ImageOps.exif_transpose(img)
             img = _flatten(img)

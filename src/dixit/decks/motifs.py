@@ -421,6 +421,12 @@ _NOT_PROFILE = frozenset(
         "pig",
         "cow",
         "bird",
+        "fox",
+        "rabbit",
+        "wolf",
+        "tropical-fish",
+        "chicken",
+        "boar",
     ]
 )
 
