@@ -211,3 +211,23 @@ def test_timer_ring_and_host_lobby_controls(players: Any) -> None:
     # Let the clock run out: the server plays for Ann and says so.
     expect(page.get_by_test_id("notice")).to_contain_text("Ann", timeout=20_000)
     expect(page.get_by_test_id("reveal")).to_be_visible(timeout=20_000)
+
+
+def test_connection_drop_reconnects_and_resumes_then_rematch(players: Any) -> None:
+    ann = players("Ann")
+    code = create_room(ann, bots=2, max_rounds=1)
+    assert code
+    start(ann, 3)
+    wait_turn(ann, "yourClue")
+    expect(ann.page.get_by_test_id("conn")).to_have_attribute("data-status", "open")
+    ann.page.context.set_offline(True)
+    expect(ann.page.get_by_test_id("conn")).to_have_attribute("data-status", "reconnecting")
+    ann.page.context.set_offline(False)
+    expect(ann.page.get_by_test_id("conn")).to_have_attribute("data-status", "open")
+    tell(ann, "back online")
+    # The computer players finish the only round: game over, winners, then a rematch.
+    expect(ann.page.get_by_test_id("game-over")).to_be_visible()
+    expect(ann.page.get_by_test_id("winners")).not_to_be_empty()
+    ann.page.get_by_test_id("rematch").click()
+    expect(ann.page.get_by_test_id("lobby")).to_be_visible()
+    expect(ann.page.get_by_test_id("seat")).to_have_count(3)

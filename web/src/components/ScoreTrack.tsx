@@ -1,3 +1,4 @@
+import { useEffect, useRef, useState } from "preact/hooks";
 import { RabbitShape } from "./Rabbit";
 
 export interface TrackPlayer {
@@ -41,8 +42,44 @@ const ROWS = Math.ceil(SPACES / PER_ROW);
 const WIDTH = X0 * 2 + (PER_ROW - 1) * DX;
 const HEIGHT = Y0 * 2 + (ROWS - 1) * DY;
 
-/** The winding score track with a rabbit per player; rabbits glide to their new space. */
-export function ScoreTrack({ players, label, target }: { players: TrackPlayer[]; label: string; target?: number | null }) {
+/**
+ * Scores as the rabbits show them: when a score rises, the rabbit hops forward one space at a
+ * time (a rabbit that drops back, e.g. in a rematch, jumps straight there).
+ */
+function useHops(players: TrackPlayer[]): Map<string, number> {
+  const [shown, setShown] = useState(() => new Map(players.map((p) => [p.id, p.score])));
+  const goal = useRef(new Map<string, number>());
+  goal.current = new Map(players.map((p) => [p.id, p.score]));
+  const key = players.map((p) => `${p.id}:${p.score}`).join(",");
+  useEffect(() => {
+    const reduced = typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+    const step = () => {
+      let moving = false;
+      setShown((cur) => {
+        const next = new Map(cur);
+        for (const [id, score] of goal.current) {
+          const at = next.get(id) ?? 0;
+          if (reduced || at > score || !next.has(id)) next.set(id, score);
+          else if (at < score) {
+            next.set(id, at + 1);
+            moving = moving || at + 1 < score;
+          }
+        }
+        return next;
+      });
+      return moving;
+    };
+    step();
+    const id = setInterval(() => { if (!step()) clearInterval(id); }, 260);
+    return () => clearInterval(id);
+  }, [key]);
+  return shown;
+}
+
+/** The winding score track with a rabbit per player; rabbits hop forward space by space. */
+export function ScoreTrack({ players: actual, label, target }: { players: TrackPlayer[]; label: string; target?: number | null }) {
+  const hops = useHops(actual);
+  const players = actual.map((p) => ({ ...p, score: hops.get(p.id) ?? p.score, final: p.score }));
   const bySpace = new Map<number, TrackPlayer[]>();
   for (const p of players) {
     const s = p.score % SPACES;
@@ -74,8 +111,8 @@ export function ScoreTrack({ players, label, target }: { players: TrackPlayer[];
           const x = base.x + Math.cos(angle) * r;
           const y = base.y - 8 + Math.sin(angle) * r * 0.6;
           return (
-            <g key={pl.id} class="track-rabbit" style={{ transform: `translate(${x}px, ${y}px)` }} data-player={pl.id} data-score={pl.score}>
-              <title>{`${pl.name}: ${pl.score}`}</title>
+            <g key={pl.id} class="track-rabbit" style={{ transform: `translate(${x}px, ${y}px)` }} data-player={pl.id} data-score={pl.final}>
+              <title>{`${pl.name}: ${pl.final}`}</title>
               <g transform="scale(1.9)"><RabbitShape color={pl.color} /></g>
             </g>
           );

@@ -11,6 +11,8 @@ export function backoffDelay(attempt: number, random = Math.random): number {
   return Math.round(base * (0.75 + random() * 0.5));
 }
 
+const HEARTBEAT_MS = 15_000;
+
 let counter = 0;
 export function commandId(): string {
   counter += 1;
@@ -31,6 +33,13 @@ export class RoomSocket {
   private ping: ReturnType<typeof setInterval> | null = null;
   private stopped = false;
   private unanswered = new Map<string, ClientMessage>();
+  private lastHeard = 0;
+  private onOffline = () => this.ws?.close();
+  private onOnline = () => {
+    if (this.stopped || this.ws) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.open();
+  };
 
   constructor(
     private path: string,
@@ -41,11 +50,15 @@ export class RoomSocket {
 
   start(): void {
     this.stopped = false;
+    addEventListener("offline", this.onOffline);
+    addEventListener("online", this.onOnline);
     this.open();
   }
 
   stop(): void {
     this.stopped = true;
+    removeEventListener("offline", this.onOffline);
+    removeEventListener("online", this.onOnline);
     if (this.timer) clearTimeout(this.timer);
     if (this.ping) clearInterval(this.ping);
     this.ws?.close();
@@ -75,6 +88,7 @@ export class RoomSocket {
       ws.send(JSON.stringify({ type: "hello", v: PROTOCOL_VERSION, token: this.token, since }));
     };
     ws.onmessage = (e) => {
+      this.lastHeard = Date.now();
       let msg: ServerMessage;
       try {
         msg = JSON.parse(String(e.data)) as ServerMessage;
@@ -86,9 +100,12 @@ export class RoomSocket {
         this.dispatch({ kind: "conn", status: "open", attempt: 0 });
         for (const pending of this.unanswered.values()) ws.send(JSON.stringify(pending));
         if (this.ping) clearInterval(this.ping);
+        // A heartbeat: a socket that stays silent past two pings is dead (phones lose networks
+        // without a close), so drop it and reconnect.
         this.ping = setInterval(() => {
-          if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "ping", v: PROTOCOL_VERSION }));
-        }, 25_000);
+          if (Date.now() - this.lastHeard > 2 * HEARTBEAT_MS + 5_000) ws.close();
+          else if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "ping", v: PROTOCOL_VERSION }));
+        }, HEARTBEAT_MS);
       }
       if ((msg.type === "ack" || msg.type === "error") && msg.id) this.unanswered.delete(msg.id);
       if (msg.type === "closed") this.stopped = true;
