@@ -71,6 +71,7 @@ class Stats:
     rejected: int = 0
     errors: int = 0
     latencies: list[float] = field(default_factory=list)
+    games_finished: int = 0
 
 
 @dataclass
@@ -94,6 +95,7 @@ class Player:
         self.acting = False
         self.rng = random.Random()
         self.sent: dict[str, float] = {}
+        self.welcomed = asyncio.Event()
 
     async def run(self, stats: Stats, stop: asyncio.Event) -> None:
         async with connect(self.url, open_timeout=60, max_queue=None) as ws:
@@ -110,8 +112,10 @@ class Player:
         async for text in self.ws:
             message = json.loads(text)
             kind = message["type"]
-            if kind == "welcome" and message["game"]:
-                self._on_view(message["game"]["view"], stats)
+            if kind == "welcome":
+                self.welcomed.set()
+                if message["game"]:
+                    self._on_view(message["game"]["view"], stats)
             elif kind == "game":
                 self._on_view(message["view"], stats)
             elif kind == "ack":
@@ -128,10 +132,24 @@ class Player:
 
     def _on_view(self, view: dict[str, Any], stats: Stats) -> None:
         self.view = view
+        if view["phase"] == "over" and self is self.table.players[0]:
+            self._rematch(stats)
+            return
         version = view["version"]
         self.table.seen[version] = self.table.seen.get(version, 0) + 1
         self._settle(version, stats)
         self._maybe_act(stats)
+
+    def _rematch(self, stats: Stats) -> None:
+        """The host starts the next game in the same room (load stays steady)."""
+        assert self.ws is not None
+        stats.games_finished += 1
+        self.table.pending.clear()
+        self.table.seen.clear()
+        for kind in ("rematch", "start_game"):
+            body = json.dumps({"type": kind, "id": f"{kind}-{self.rng.getrandbits(64):x}"})
+            task = asyncio.ensure_future(self.ws.send(body))
+            task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
 
     def _settle(self, version: int, stats: Stats) -> None:
         """A broadcast is complete when every player of the room has the version."""
@@ -180,16 +198,10 @@ class Player:
         task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
 
 
-async def seat_tables(
-    base: str, ws_base: str, games: int, players: int, think: float
-) -> list[Table]:
+async def seat_tables(base: str, ws_base: str, args: argparse.Namespace) -> list[Table]:
+    games, players, think = args.games, args.players, args.think
     loop = asyncio.get_running_loop()
-    settings = {
-        "first_storyteller": "random",
-        "edition": "2021",
-        "end_at_score": 1000,
-        "max_rounds": 1000,
-    }
+    settings = {"first_storyteller": "random", "edition": args.edition}
 
     def seat_one(_: int) -> Table:
         host = http_post(base, "/api/rooms", {"name": "Host", "settings": settings})
@@ -213,14 +225,15 @@ async def seat_tables(
 async def run(args: argparse.Namespace, base: str, pid: int | None) -> dict[str, Any]:
     ws_base = base.replace("http://", "ws://")
     t0 = time.perf_counter()
-    tables = await seat_tables(base, ws_base, args.games, args.players, args.think)
+    tables = await seat_tables(base, ws_base, args)
     stats = Stats()
     stop = asyncio.Event()
     tasks = []
     for table in tables:
         for player in table.players:
             tasks.append(asyncio.create_task(player.run(stats, stop)))
-    await asyncio.sleep(1.0)  # everyone says hello
+    everyone = [p.welcomed.wait() for t in tables for p in t.players]
+    await asyncio.wait_for(asyncio.gather(*everyone), timeout=300)
     starts = []
     for table in tables:
         host = table.players[0]
@@ -260,6 +273,7 @@ async def run(args: argparse.Namespace, base: str, pid: int | None) -> dict[str,
         "latency_ms_max": round(lat[-1] * 1000, 1) if lat else None,
         "latency_ms_mean": round(statistics.fmean(lat) * 1000, 1) if lat else None,
         "rejected": stats.rejected,
+        "games_finished": stats.games_finished,
         "server_cpu_percent": round(100 * (cpu1 - cpu0) / window, 1) if pid else None,
         "server_rss_mib": round(rss / 2**20, 1) if pid else None,
         "client_cpu_percent": round(100 * client_cpu / window, 1),
@@ -270,6 +284,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--edition", default="classic", choices=["classic", "2021"])
     parser.add_argument("--think", type=float, default=2.0, help="mean seconds before a move")
     parser.add_argument("--duration", type=float, default=30.0, help="measured seconds")
     parser.add_argument("--warmup", type=float, default=5.0)

@@ -39,7 +39,7 @@ from dixit.engine import (
 from dixit.engine.rules import Rules
 from dixit.engine.serialize import event_from_json, event_to_json
 from dixit.protocol import messages as m
-from dixit.protocol.convert import redact, view_model
+from dixit.protocol.convert import redact, round_model, view_model
 from dixit.storage import EventStore, RoomRecord, VersionConflict
 
 from . import errors as err
@@ -89,6 +89,7 @@ class Room:
         self.state: GameState | None = None
         self.log: list[Event] = []
         self.seen: dict[tuple[str, str], int] = {}
+        self._round_texts: list[str] = []
         self.conns: dict[int, Connection] = {}
         self._timer: asyncio.Task[None] | None = None
         self._timer_for: DeadlineRecord | None = None
@@ -224,16 +225,45 @@ class Room:
         events: Sequence[tuple[int, Event]],
         reset: bool,
     ) -> m.GameUpdate:
+        return m.GameUpdate.model_validate_json(
+            self._game_update_text(viewer, from_version, events, reset)
+        )
+
+    def _game_update_text(
+        self,
+        viewer: str | None,
+        from_version: int,
+        events: Sequence[tuple[int, Event]],
+        reset: bool,
+    ) -> str:
+        """The ``game`` message for one viewer, as JSON text.
+
+        The revealed rounds are the same for every viewer and only grow, so each is serialized
+        once and spliced in: the update's cost stays flat as a game goes on.
+        """
         assert self.state is not None
         view = player_view(self.state, viewer)
+        changes: dict[str, Any] = {"rounds": ()}
         if self.data.status != "playing":
-            view = dataclasses.replace(view, legal=LegalActions())
-        return m.GameUpdate(
+            changes["legal"] = LegalActions()
+        update = m.GameUpdate(
             from_version=from_version,
             events=[m.VersionedEvent(version=v, event=redact(e, viewer)) for v, e in events],
-            view=view_model(view),
+            view=view_model(dataclasses.replace(view, **changes)),
             reset=reset,
         )
+        text = update.model_dump_json()
+        return text.replace('"rounds":[]', '"rounds":' + self._rounds_json(), 1)
+
+    def _rounds_json(self) -> str:
+        assert self.state is not None
+        rounds = self.state.rounds
+        cache = self._round_texts
+        if len(cache) > len(rounds):
+            cache.clear()
+        for scored in rounds[len(cache) :]:
+            cache.append(round_model(scored).model_dump_json())
+        return "[" + ",".join(cache) + "]"
 
     def _broadcast_game(self, from_version: int, events: Sequence[Event]) -> None:
         numbered = [(from_version + i + 1, e) for i, e in enumerate(events)]
@@ -241,7 +271,7 @@ class Room:
         for conn in list(self.conns.values()):
             text = texts.get(conn.seat)
             if text is None:
-                text = self._game_update(conn.seat, from_version, numbered, False).model_dump_json()
+                text = self._game_update_text(conn.seat, from_version, numbered, False)
                 texts[conn.seat] = text
             conn.send(text)
 
@@ -398,6 +428,7 @@ class Room:
             self.data = RoomRecordData.from_json(stored)
             self.settings = m.RoomSettings.model_validate(self.data.settings)
         self.state, self.log = None, []
+        self._round_texts.clear()
         await self.load()
         if self.state is not None:
             for conn in list(self.conns.values()):
@@ -595,6 +626,7 @@ class Room:
         self.data.winners = []
         self.data.ended_by_host = False
         self.state, self.log, self.seen = None, [], {}
+        self._round_texts.clear()
         return await self._save()
 
     # ------------------------------------------------------------------ timers and bots

@@ -3,11 +3,16 @@
 ``synchronous=NORMAL`` with WAL keeps every committed transaction through a process crash
 (SIGKILL): the commit is in the OS before ``append`` returns; only a power cut may lose the
 last ones. All calls run on a single worker thread, so the event loop never blocks on disk.
+
+Checkpoints (copying the WAL into the database file, with fsyncs) would stall that thread for
+a long time now and then; they run instead every second from a second connection on a second
+thread, in PASSIVE mode, which never blocks the writer.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sqlite3
 import time
@@ -43,6 +48,9 @@ class SQLiteEventStore:
         self.path = str(path)
         self._db: sqlite3.Connection | None = None
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dixit-sqlite")
+        self._checkpoints = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dixit-ckpt")
+        self._checkpointer: asyncio.Task[None] | None = None
+        self._writes = 0
 
     async def _run(self, fn: Callable[[], T]) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._pool, fn)
@@ -61,18 +69,48 @@ class SQLiteEventStore:
             db.execute("PRAGMA synchronous=NORMAL")
             db.execute("PRAGMA busy_timeout=5000")
             db.executescript(SCHEMA)
+            if self.path != ":memory:":
+                db.execute("PRAGMA wal_autocheckpoint=0")
             self._db = db
 
         await self._run(connect)
+        if self.path != ":memory:":
+            self._checkpointer = asyncio.get_running_loop().create_task(self._checkpoint_loop())
+
+    async def _checkpoint_loop(self, every_s: float = 1.0) -> None:
+        loop = asyncio.get_running_loop()
+        db = await loop.run_in_executor(
+            self._checkpoints,
+            lambda: sqlite3.connect(self.path, check_same_thread=False, isolation_level=None),
+        )
+        try:
+            while True:
+                await asyncio.sleep(every_s)
+                if self._writes:
+                    self._writes = 0
+                    await loop.run_in_executor(
+                        self._checkpoints, db.execute, "PRAGMA wal_checkpoint(PASSIVE)"
+                    )
+        finally:
+            db.close()
 
     async def close(self) -> None:
+        if self._checkpointer is not None:
+            self._checkpointer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._checkpointer
+            self._checkpointer = None
+
         def close() -> None:
             if self._db is not None:
+                if self.path != ":memory:":
+                    self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
                 self._db.close()
                 self._db = None
 
         await self._run(close)
         self._pool.shutdown(wait=True)
+        self._checkpoints.shutdown(wait=True)
 
     async def append(
         self,
@@ -114,6 +152,7 @@ class SQLiteEventStore:
             except BaseException:
                 db.execute("ROLLBACK")
                 raise
+            self._writes += 1
             return expected_version + len(rows)
 
         return await self._run(write)
