@@ -39,8 +39,8 @@ def shot(p: Player, name: str, *, full: bool = False) -> None:
     p.page.evaluate(
         "Promise.all([...document.images].map(i => i.complete ? 0 : i.decode().catch(() => 0)))"
     )
-    path = OUT / f"{name}.png"
-    p.page.screenshot(path=str(path), full_page=full)
+    path = OUT / f"{name}.jpg"
+    p.page.screenshot(path=str(path), full_page=full, type="jpeg", quality=85)
     print("wrote", path.relative_to(ROOT))
 
 
@@ -107,6 +107,8 @@ def device_run(browser: Any, base: str, device: str) -> None:
 
 def main() -> int:
     OUT.mkdir(parents=True, exist_ok=True)
+    for old in OUT.glob("*.*"):
+        old.unlink()
     with tempfile.TemporaryDirectory() as tmp:
         proc, base, log = start_server(Path(tmp), Path(tmp) / "server.log", bot_delay=0.2)
         try:

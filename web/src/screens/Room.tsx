@@ -88,9 +88,11 @@ export function Room({ code, tv }: { code: string; tv: boolean }) {
     return () => s.stop();
   }, [ticket]);
 
+  // The seat is gone for good (kicked, left, unknown token): forget its ticket. A seat opened on
+  // another device ("auth/replaced") keeps its ticket: this device can take it back.
   useEffect(() => {
-    const code_ = state.closed?.code ?? (state.error?.code.startsWith("auth/") ? state.error.code : null);
-    if (code_ && !tv) forgetTicket(code);
+    const why = state.closed?.code ?? (state.error?.code.startsWith("auth/") ? state.error.code : null);
+    if (why && why !== "auth/replaced" && !tv) forgetTicket(code);
   }, [state.closed, state.error]);
 
   const send: Send = (body) => socket.current?.send(body) ?? "";
@@ -112,7 +114,11 @@ export function Room({ code, tv }: { code: string; tv: boolean }) {
         <TopBar>{pill}</TopBar>
         <main class="joinpage">
           <p class="alert" role="alert">{errorText(t, lost.code)}</p>
-          <button class="btn btn-primary" onClick={() => { forgetTicket(code); setTicket(null); location.reload(); }}>{t("lobby.joinAs")}</button>
+          {lost.code === "auth/replaced" ? (
+            <button class="btn btn-primary" onClick={() => location.reload()}>{t("lobby.takeBack")}</button>
+          ) : (
+            <button class="btn btn-primary" onClick={() => { forgetTicket(code); location.reload(); }}>{t("lobby.joinAs")}</button>
+          )}
         </main>
       </div>
     );
