@@ -18,6 +18,7 @@ class RedisPubSub:
         self._pubsub: Any = None
         self._reader: asyncio.Task[None] | None = None
         self._subs: dict[str, set[Subscription]] = {}
+        self._closing = False
 
     async def open(self) -> None:
         self._client = aioredis.from_url(self.url, decode_responses=True)
@@ -28,6 +29,7 @@ class RedisPubSub:
         self._reader = asyncio.create_task(self._read())
 
     async def close(self) -> None:
+        self._closing = True
         if self._reader is not None:
             self._reader.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -66,6 +68,6 @@ class RedisPubSub:
         subs.discard(sub)
         if not subs:
             del self._subs[sub.channel]
-            if self._pubsub is not None:
+            if self._pubsub is not None and not self._closing:
                 task = asyncio.get_running_loop().create_task(self._pubsub.unsubscribe(sub.channel))
                 task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
@@ -12,6 +13,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 
 from dixit.protocol import messages as m
 from dixit.protocol.schema import protocol_schema
+from dixit.pubsub import open_pubsub
 from dixit.storage import open_store
 
 from . import errors as err
@@ -40,7 +42,15 @@ def create_app(config: ServerConfig) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = open_store(config.database)
         await store.open()
-        services = Services(config=config, store=store, cards=card_source(config.data_dir))
+        pubsub = open_pubsub(config.pubsub)
+        await pubsub.open()
+        services = Services(
+            config=config,
+            store=store,
+            cards=card_source(config.data_dir),
+            pubsub=pubsub,
+            origin=secrets.token_hex(6),
+        )
         hub = Hub(services)
         await hub.start()
         state["hub"] = hub
@@ -48,6 +58,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             yield
         finally:
             await hub.stop()
+            await pubsub.close()
             await store.close()
 
     app = FastAPI(

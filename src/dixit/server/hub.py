@@ -58,6 +58,7 @@ class Hub:
             return None
         room = Room(RoomRecordData.from_json(stored), self.services)
         await room.load()
+        await room.listen()
         self.rooms[code] = room
         return room
 
@@ -94,6 +95,7 @@ class Hub:
         for _ in range(settings.bots):
             room.add_computer()
         await self.services.store.save_room(RoomRecord(code, data.to_json()))
+        await room.listen()
         self.rooms[code] = room
         return room, _ticket(code, token, "player", seat.id)
 
@@ -126,6 +128,7 @@ class Hub:
             token = new_token()
             room.data.spectators.append(token_hash(token))
             await self.services.store.save_room(RoomRecord(room.code, room.data.to_json()))
+            await room.notify_joined()
         return _ticket(room.code, token, "spectator", None)
 
     def host_of_token(self, token: str) -> bool:

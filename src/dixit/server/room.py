@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import logging
 import random
 import time
@@ -29,6 +30,7 @@ from dixit.engine import (
     Phase,
     StartGame,
     SubmitCards,
+    evolve,
     execute,
     legal_actions,
     player_view,
@@ -40,7 +42,8 @@ from dixit.engine.rules import Rules
 from dixit.engine.serialize import event_from_json, event_to_json
 from dixit.protocol import messages as m
 from dixit.protocol.convert import redact, round_model, view_model
-from dixit.storage import EventStore, RoomRecord, VersionConflict
+from dixit.pubsub import PubSub, Subscription
+from dixit.storage import EventStore, RoomRecord, StoredEvent, VersionConflict
 
 from . import errors as err
 from .cards import CardSource, UnknownDeck
@@ -61,6 +64,8 @@ class Services:
     config: ServerConfig
     store: EventStore
     cards: CardSource
+    pubsub: PubSub
+    origin: str  # this process, in fan-out messages (several processes may share a store)
 
 
 def rules_from_settings(settings: m.RoomSettings) -> Rules:
@@ -94,6 +99,8 @@ class Room:
         self._timer: asyncio.Task[None] | None = None
         self._timer_for: DeadlineRecord | None = None
         self._bots: asyncio.Task[None] | None = None
+        self._listener: asyncio.Task[None] | None = None
+        self._subscription: Subscription | None = None
         self.closed = False
 
     @property
@@ -112,19 +119,84 @@ class Room:
             stored = await self.services.store.read(self.data.stream)
             self.log = [event_from_json(s.data) for s in stored]
             self.state = replay(self.log) if self.log else None
-            key: tuple[str, str] | None = None
-            for s in stored:
-                if s.command_id is not None and s.actor is not None:
-                    key = (s.actor, s.command_id)
-                elif s.command_id is not None or s.actor is not None:
-                    key = None
-                if key is not None:
-                    self.seen[key] = s.version
+            self._remember_commands(stored)
+        self._after_change()
+
+    def _remember_commands(self, stored: Sequence[StoredEvent]) -> None:
+        """Command ids already applied (a resend is acknowledged, never applied again)."""
+        key: tuple[str, str] | None = None
+        for event in stored:
+            if event.command_id is not None and event.actor is not None:
+                key = (event.actor, event.command_id)
+            elif event.command_id is not None or event.actor is not None:
+                key = None
+            if key is not None:
+                self.seen[key] = event.version
+
+    @property
+    def channel(self) -> str:
+        return f"dixit:room:{self.code}"
+
+    async def listen(self) -> None:
+        """Follow the changes other server processes make to this room."""
+        self._subscription = await self.services.pubsub.subscribe(self.channel)
+        self._listener = asyncio.get_running_loop().create_task(self._listen(self._subscription))
+
+    async def _listen(self, subscription: Subscription) -> None:
+        while True:
+            text = await subscription.get()
+            if text is None:
+                return
+            try:
+                origin = json.loads(text).get("origin")
+            except ValueError:
+                continue
+            if origin == self.services.origin and not subscription.dropped:
+                continue
+            subscription.dropped = 0
+            async with self.lock:
+                try:
+                    await self._sync_from_store()
+                except Exception:  # keep following; the next change syncs again
+                    log.exception("room %s: could not follow a change", self.code)
+
+    async def _notify(self) -> None:
+        message = {"origin": self.services.origin, "game": self.data.game_number, "v": self.version}
+        try:
+            await self.services.pubsub.publish(self.channel, json.dumps(message))
+        except Exception:  # fan-out is best effort: the store has the truth
+            log.exception("room %s: could not publish a change", self.code)
+
+    async def _sync_from_store(self) -> None:
+        """Another process changed this room: take the store's word and tell our sockets."""
+        stored = await self.services.store.load_room(self.code)
+        if stored is not None:
+            data = RoomRecordData.from_json(stored)
+            if data.game_number != self.data.game_number:
+                self.state, self.log, self.seen = None, [], {}
+                self._round_texts.clear()
+            self.data = data
+            self.settings = m.RoomSettings.model_validate(data.settings)
+        if self.data.status != "lobby":
+            before = self.version
+            stored_events = await self.services.store.read(self.data.stream, after=before)
+            if stored_events:
+                events = [event_from_json(e.data) for e in stored_events]
+                state = self.state
+                for event in events:
+                    state = evolve(state, event)
+                self.state = state
+                self.log.extend(events)
+                self._remember_commands(stored_events)
+                self._broadcast_game(before, events)
+        self._broadcast_room()
         self._after_change()
 
     def shutdown(self) -> None:
         self.closed = True
-        for task in (self._timer, self._bots):
+        if self._subscription is not None:
+            self._subscription.close()
+        for task in (self._timer, self._bots, self._listener):
             if task is not None:
                 task.cancel()
         for conn in list(self.conns.values()):
@@ -327,12 +399,22 @@ class Room:
                 )
                 return
             try:
-                version = await self._dispatch(seat, msg, command_id)
+                try:
+                    version = await self._dispatch(seat, msg, command_id)
+                except VersionConflict:
+                    # Another process wrote first: catch up, then decide again on the new state.
+                    await self._sync_from_store()
+                    done = self.seen.get(key)
+                    if done is not None:
+                        conn.send(m.Ack(id=command_id, version=done, duplicate=True))
+                        return
+                    seat = self.data.seat(conn.seat) or seat
+                    version = await self._dispatch(seat, msg, command_id)
             except (GameError, ServerError) as error:
                 conn.send(m.Error(id=command_id, code=error.code, message=error.message))
                 return
             except VersionConflict:
-                await self._reload()
+                await self._sync_from_store()
                 conn.send(
                     m.Error(id=command_id, code=err.CONFLICT, message="the game moved on; retry")
                 )
@@ -419,28 +501,14 @@ class Room:
         if room_changed or self.data.deadline is not None:
             self._broadcast_room()
         self._after_change()
+        await self._notify()
         return state.version
-
-    async def _reload(self) -> None:
-        """Another writer won: take the store's word for this room."""
-        stored = await self.services.store.load_room(self.code)
-        if stored is not None:
-            self.data = RoomRecordData.from_json(stored)
-            self.settings = m.RoomSettings.model_validate(self.data.settings)
-        self.state, self.log = None, []
-        self._round_texts.clear()
-        await self.load()
-        if self.state is not None:
-            for conn in list(self.conns.values()):
-                update = self.catch_up(conn.seat, None)
-                if update is not None:
-                    conn.send(update)
-        self._broadcast_room()
 
     async def _save(self) -> int:
         await self.services.store.save_room(RoomRecord(self.code, self.data.to_json()))
         self._broadcast_room()
         self._after_change()
+        await self._notify()
         return self.version
 
     # ------------------------------------------------------------------ lobby and host
@@ -491,6 +559,7 @@ class Room:
     async def notify_joined(self) -> None:
         """After an HTTP join or spectate (already saved): tell the room."""
         self._broadcast_room()
+        await self._notify()
 
     async def _set_profile(self, seat: SeatRecord, msg: m.SetProfile) -> int:
         if msg.colour is not None and msg.colour != seat.colour:
@@ -689,7 +758,10 @@ class Room:
                     continue
                 try:
                     await self._apply(command, None, f"timer:{seat_id}")
-                except (GameError, VersionConflict) as error:
+                except VersionConflict:  # another process moved first
+                    await self._sync_from_store()
+                    break
+                except GameError as error:
                     log.warning("room %s: timer move for %s failed: %s", self.code, seat_id, error)
                     break
                 seat = self.data.seat(seat_id)
@@ -733,8 +805,11 @@ class Room:
                     command = self._bot_move(mover.id)
                     if command is None:
                         return
-                    await self._apply(command, None, f"bot:{mover.id}")
-        except (GameError, VersionConflict) as error:
+                    try:
+                        await self._apply(command, None, f"bot:{mover.id}")
+                    except VersionConflict:  # another process moved first
+                        await self._sync_from_store()
+        except GameError as error:
             log.warning("room %s: computer player failed: %s", self.code, error)
         finally:
             if self._bots is asyncio.current_task():
