@@ -231,3 +231,20 @@ def test_connection_drop_reconnects_and_resumes_then_rematch(players: Any) -> No
     ann.page.get_by_test_id("rematch").click()
     expect(ann.page.get_by_test_id("lobby")).to_be_visible()
     expect(ann.page.get_by_test_id("seat")).to_have_count(3)
+
+
+def test_host_hands_a_late_seat_to_the_computer_and_ends_the_game(players: Any) -> None:
+    ann, bo = players("Ann"), players("Bo")
+    code = create_room(ann, bots=1)
+    join_by_link(bo, code)
+    start(ann, 3)
+    tell(ann, "nobody home")
+    wait_turn(bo, "yourSubmit")
+    ann.page.get_by_test_id("host-controls").locator("summary").click()
+    ann.page.get_by_role("button", name="Let the computer play for Bo").click()
+    # The computer plays Bo's seat: his cards go in and the vote begins without him.
+    expect(bo.page.get_by_test_id("banner")).not_to_have_attribute("data-turn", "yourSubmit")
+    expect(ann.page.locator("[data-player=p3] .badge", has_text="computer")).to_have_count(1)
+    ann.page.get_by_role("button", name="End the game now").click()
+    for p in (ann, bo):
+        expect(p.page.get_by_test_id("game-over")).to_be_visible()

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ServerMessage } from "../src/protocol";
-import { initialState, isPending, lastVersion, reduce, revealedRound, roundPoints, seatName, turn, type Action, type ClientState } from "../src/state/reducer";
+import { initialState, isPending, shownView, lastVersion, reduce, revealedRound, roundPoints, seatName, turn, type Action, type ClientState } from "../src/state/reducer";
 import { game, room, view, welcome, you } from "./fixtures";
 
 const run = (actions: Action[], from: ClientState = initialState) => actions.reduce(reduce, from);
@@ -93,6 +93,15 @@ describe("reducer", () => {
 });
 
 describe("selectors", () => {
+  it("a game the host ended is over, with nothing playable", () => {
+    const playing = run([server(welcome(view(), room({ status: "playing" })))]);
+    expect(shownView(playing)?.phase).toBe("clue");
+    const ended = reduce(playing, { kind: "server", msg: { type: "room", v: 1, room: room({ status: "over" }), you } });
+    expect(shownView(ended)?.phase).toBe("over");
+    expect(shownView(ended)?.legal.give_clue).toEqual([]);
+    expect(turn(shownView(ended)).kind).toBe("over");
+  });
+
   it("turn follows the legal actions, not rules", () => {
     expect(turn(null).kind).toBe("lobby");
     expect(turn(view()).kind).toBe("yourClue");

@@ -10,7 +10,7 @@ import { navigate } from "../App";
 import { useI18n } from "../i18n/context";
 import type { T } from "../i18n";
 import type { GameView, RoomState, RoundResult } from "../protocol";
-import { isPending, revealedRound, roundPoints, seatName, turn, type ClientState, type Turn } from "../state/reducer";
+import { isPending, revealedRound, shownView, roundPoints, seatName, turn, type ClientState, type Turn } from "../state/reducer";
 import type { Send } from "./Room";
 
 export function names(room: RoomState, ids: string[]): string {
@@ -134,7 +134,11 @@ function GameOver({ view, room, isHost, send }: { view: GameView; room: RoomStat
   return (
     <section class="panel over" data-testid="game-over">
       <h2>{t("over.title")}</h2>
-      <p class="winners" data-testid="winners">🏆 {view.winners.length > 1 ? t("over.winners", { names: winners }) : t("over.winner", { names: winners })}</p>
+      {view.winners.length > 0 ? (
+        <p class="winners" data-testid="winners">🏆 {view.winners.length > 1 ? t("over.winners", { names: winners }) : t("over.winner", { names: winners })}</p>
+      ) : (
+        <p class="winners" data-testid="winners">{t("over.ended")}</p>
+      )}
       <ol class="ranking">
         {ranking.map((p) => (
           <li key={p}>
@@ -173,7 +177,7 @@ function HostControls({ view, room, send }: { view: GameView; room: RoomState; s
 
 export function Game({ state, send }: { state: ClientState; send: Send }) {
   const { t } = useI18n();
-  const view = state.view!;
+  const view = shownView(state)!;
   const room = state.room!;
   const legal = view.legal;
   const [selected, setSelected] = useState<string[]>([]);

@@ -7,14 +7,14 @@ import { Zoom } from "../components/Zoom";
 import { rabbitHex } from "../components/colors";
 import { useI18n } from "../i18n/context";
 import type { ClientState } from "../state/reducer";
-import { revealedRound, roundPoints, seatName } from "../state/reducer";
+import { revealedRound, roundPoints, seatName, shownView } from "../state/reducer";
 import { Banner, ClueBubble, Reveal, names } from "./Game";
 import { joinUrl } from "./Lobby";
 
 /** The spectator / TV view: the table and the scores, large; no hands. */
 export function Tv({ state }: { state: ClientState }) {
   const { t } = useI18n();
-  const view = state.view!;
+  const view = shownView(state)!;
   const room = state.room!;
   const [zoom, setZoom] = useState<{ cards: RowCard[]; index: number } | null>(null);
   const reveal = revealedRound(view);
@@ -29,7 +29,7 @@ export function Tv({ state }: { state: ClientState }) {
           {view.phase === "over" ? (
             <section class="panel over" data-testid="game-over">
               <h2>{t("over.title")}</h2>
-              <p class="winners">🏆 {t(view.winners.length > 1 ? "over.winners" : "over.winner", { names: names(room, view.winners) })}</p>
+              <p class="winners">{view.winners.length > 0 ? `🏆 ${t(view.winners.length > 1 ? "over.winners" : "over.winner", { names: names(room, view.winners) })}` : t("over.ended")}</p>
             </section>
           ) : null}
           {reveal ? <Reveal result={reveal} room={room} onZoom={(cards, index) => setZoom({ cards, index })} /> : null}

@@ -120,6 +120,21 @@ function onServer(state: ClientState, msg: ServerMessage): ClientState {
   }
 }
 
+/**
+ * The view to show. When the room says the game is over (the host ended it) while the game's own
+ * view has not reached its end, it is over all the same: nothing is playable any more.
+ */
+export function shownView(state: ClientState): GameView | null {
+  const view = state.view;
+  if (!view || state.room?.status !== "over" || view.phase === "over") return view;
+  return {
+    ...view,
+    phase: "over",
+    waiting_for: [],
+    legal: { give_clue: [], submit: [], submit_count: 0, vote: [], max_clue_length: 0 },
+  };
+}
+
 /** The last game version this client saw, sent as `since` when it reconnects. */
 export function lastVersion(state: ClientState): number | null {
   return state.view ? state.view.version : null;
