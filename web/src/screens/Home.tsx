@@ -1,5 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
 import { navigate } from "../App";
+import { RabbitIcon } from "../components/Rabbit";
 import { TopBar } from "../components/TopBar";
 import { useI18n } from "../i18n/context";
 import { api, ApiProblem } from "../net/api";
@@ -86,6 +87,12 @@ export function Home() {
       <TopBar />
       <main class="home">
         <section class="hero">
+          <div class="hero-fan" aria-hidden="true">
+            <span class="card-back" />
+            <span class="card-back" />
+            <span class="card-back" />
+            <RabbitIcon color="#e04b3f" size={46} />
+          </div>
           <h1>{t("app.title")}</h1>
           <p>{t("app.tagline")}</p>
         </section>
