@@ -173,6 +173,16 @@ def test_phone_round(players: Any) -> None:
     expect(zoom).to_be_visible()
     box = zoom.bounding_box()
     assert box is not None and box["width"] > 250, box
+    # Swipe left inside the zoom: the next card of the hand.
+    first = zoom.get_attribute("src")
+    dialog = bo.page.get_by_test_id("zoom")
+    dialog.dispatch_event(
+        "touchstart", {"touches": [{"identifier": 1, "clientX": 300, "clientY": 300}]}
+    )
+    dialog.dispatch_event(
+        "touchend", {"changedTouches": [{"identifier": 1, "clientX": 80, "clientY": 300}]}
+    )
+    expect(zoom).not_to_have_attribute("src", first or "")
     bo.page.get_by_test_id("zoom").get_by_role("button", name="Close").click()
     submit(bo)
     vote(bo)
