@@ -29,6 +29,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
         t1 = time.perf_counter()
+        cpu0 = time.process_time()
         for plan in plans:
             c0 = time.perf_counter()
             img, _meta = render_card(plan)
@@ -37,9 +38,10 @@ def main() -> None:
             total_bytes += len(data)
             per_card.append(time.perf_counter() - c0)
         t_render = time.perf_counter() - t1
+        cpu = time.process_time() - cpu0
     print(f"python {platform.python_version()}, {platform.machine()}, seed {args.seed}")
     print(f"planning both decks: {t_plan * 1000:.0f} ms")
-    print(f"{len(plans)} cards rendered+encoded: {t_render:.1f} s total")
+    print(f"{len(plans)} cards rendered+encoded: {t_render:.1f} s wall, {cpu:.1f} s CPU")
     print(
         f"per card: mean {statistics.mean(per_card):.2f} s, median "
         f"{statistics.median(per_card):.2f} s, max {max(per_card):.2f} s"

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from dixit.decks import painter as p
-from dixit.decks.motifs import MOTIFS, Motif, motifs_of
+from dixit.decks.motifs import MOTIFS, Motif, motifs_of, plural
 from dixit.decks.palettes import PALETTES, Palette
 
 RGB = p.RGB
@@ -65,6 +65,11 @@ class Ctx:
 
     def label(self, name: str) -> str:
         return MOTIFS[name].label
+
+
+def cap(text: str) -> str:
+    """Capitalise the first letter only ("A Christmas tree", not "A christmas tree")."""
+    return text[:1].upper() + text[1:]
 
 
 def article(word: str) -> str:
@@ -335,7 +340,7 @@ def false_reflection(x: Ctx) -> None:
         ]
     )
     x.say(
-        f"{article(x.main.label).capitalize()} stands on calm water, but its reflection "
+        f"{cap(article(x.main.label))} stands on calm water, but its reflection "
         f"is {article(other.label)}."
     )
 
@@ -439,8 +444,8 @@ def lifted(x: Ctx) -> None:
         ["Lighter Than Air", "Carried Away", "Escape", "Departure", "Many Small Hands"]
     )
     x.say(
-        f"{article(x.main.label).capitalize()} is carried up into the sky by "
-        f"{n} {x.label(lifter.name)}s tied to it with thin strings."
+        f"{cap(article(x.main.label))} is carried up into the sky by "
+        f"{n} {plural(x.label(lifter.name))} tied to it with thin strings."
     )
 
 
@@ -455,7 +460,7 @@ def night_inside(x: Ctx) -> None:
     q = [pl for pl in PALETTES if pl.time_of_day == "night"]
     nq = q[int(x.rng.integers(len(q)))]
     p.sky(night, nq.sky, x.rng)
-    p.stars(night, x.rng, 500)
+    p.stars(night, x.rng, 900)
     ys, xs = np.nonzero(m > 0.5)
     if len(ys):
         iy, ix = int(np.median(ys)), int(np.median(xs))
@@ -555,6 +560,8 @@ def ladder_to(x: Ctx) -> None:
     c = x.c
     tx, ty = x.uniform(0.3, 0.7) * c.w, x.uniform(0.13, 0.24) * c.h
     s = p.sprite(x.main.name, x.uniform(0.14, 0.2) * c.h, x.rng)
+    ty = max(ty, s.shape[0] / 2 + 0.05 * c.h)
+    tx = min(max(tx, s.shape[1] / 2 + 30), c.w - s.shape[1] / 2 - 30)
     gx = tx + x.uniform(-0.25, 0.25) * c.w
     gy = ground_y(x)
     p.sprite_glow(c, s, tx, ty, x.col(x.pal.moon), 30, 0.5)
@@ -600,7 +607,7 @@ def lonely_glow(x: Ctx) -> None:
     x.scenery.append("mist")
     x.title = x.choose(["The Last Light", "Vigil", "Alone", "Keep It Burning", "Beacon"])
     x.say(
-        f"{article(x.main.label).capitalize()} glows alone in the misty dark, "
+        f"{cap(article(x.main.label))} glows alone in the misty dark, "
         "casting a long path of light toward the viewer."
     )
 
@@ -722,7 +729,7 @@ def object_house(x: Ctx) -> None:
         ["Home Sweet Home", "Someone Lives Here", "Cosy", "Lights On", "Make Yourself at Home"]
     )
     x.say(
-        f"{article(x.main.label).capitalize()} has become a house, with glowing windows, "
+        f"{cap(article(x.main.label))} has become a house, with glowing windows, "
         "a little door and smoke curling out of the top."
     )
 
@@ -763,7 +770,7 @@ def shadow_mismatch(x: Ctx) -> None:
         ["Shadow Self", "Not What It Seems", "Secret Wish", "Long Evening", "Double Life"]
     )
     x.say(
-        f"{article(x.main.label).capitalize()} stands in the grass with the light behind it, "
+        f"{cap(article(x.main.label))} stands in the grass with the light behind it, "
         f"but the long shadow it casts toward us is the shape of {article(other.label)}."
     )
 
@@ -898,7 +905,7 @@ def sky_swimmer(x: Ctx) -> None:
         ["Sky Ocean", "High Tide", "Out of Its Element", "Drifting Over", "Weightless"]
     )
     x.say(
-        f"{article(x.main.label).capitalize()} swims through the sky among the clouds, "
+        f"{cap(article(x.main.label))} swims through the sky among the clouds, "
         "trailing bubbles, above " + ("a small village." if houses else "a lone walker.")
     )
 
@@ -936,7 +943,8 @@ def tree_of_things(x: Ctx) -> None:
     figure(x, cx + x.sign() * x.uniform(120, 200), bottom + 10, 0.05 * c.h)
     x.title = x.choose(["Harvest", "What Grows Here", "Ripe", "Seasons", "Orchard of One"])
     x.say(
-        f"A lone tree on a hill bears {x.main.label}s instead of fruit, hanging from its branches."
+        f"A lone tree on a hill bears {plural(x.main.label)} instead of fruit, hanging from its "
+        "branches."
     )
 
 
@@ -996,7 +1004,7 @@ def tiny_planet(x: Ctx) -> None:
         x.add("ringed-planet", "distant planet")
     x.title = x.choose(["A World of Its Own", "Small World", "Gravity", "Home Planet", "Asteroid"])
     x.say(
-        f"{article(x.main.label).capitalize()} stands on top of a tiny round planet in "
+        f"{cap(article(x.main.label))} stands on top of a tiny round planet in "
         f"starry space, next to {article(extra.label)}."
     )
 
@@ -1032,7 +1040,7 @@ def rain_of_things(x: Ctx) -> None:
     x.add(x.main.name, "falling like rain")
     x.title = x.choose(["Forecast", "Downpour", "It Never Rains But", "Sudden Shower", "Blessings"])
     x.say(
-        f"{x.main.label.capitalize()}s fall like rain from a heavy cloud onto the hills, "
+        f"{cap(plural(x.main.label))} fall like rain from a heavy cloud onto the hills, "
         f"where {article(x.label(fig))} waits under an umbrella."
     )
 
@@ -1069,7 +1077,7 @@ def sleeping_giant(x: Ctx) -> None:
     x.title = x.choose(["Don't Wake It", "Sleeping Land", "Old Ground", "Foundations", "Hush"])
     x.say(
         f"What looks like a hill is a huge sleeping {x.main.label}, with little "
-        f"{houses.label}s and trees built on its back."
+        f"{plural(houses.label)} and trees built on its back."
     )
 
 
@@ -1086,7 +1094,7 @@ def bubble_drift(x: Ctx) -> None:
     x.add(x.main.name, "inside a bubble")
     x.title = x.choose(["Fragile", "Floating Away", "Protected", "Pop", "A Moment Held"])
     x.say(
-        f"{article(x.main.label).capitalize()} drifts through the air sealed inside a "
+        f"{cap(article(x.main.label))} drifts through the air sealed inside a "
         "huge soap bubble, with smaller bubbles around it."
     )
 
@@ -1113,7 +1121,7 @@ def kite_flyer(x: Ctx) -> None:
     x.add(x.main.name, "flown like a kite")
     x.title = x.choose(["Holding On", "Windy Day", "Let It Fly", "On a String", "Don't Let Go"])
     x.say(
-        f"{article(x.label(fig)).capitalize()} on a hill flies {article(x.main.label)} "
+        f"{cap(article(x.label(fig)))} on a hill flies {article(x.main.label)} "
         "on a long string, like a kite."
     )
 

@@ -336,6 +336,22 @@ _TABLE: dict[str, str] = {
 }
 
 LABELS: dict[str, str] = {
+    "glasses": "pair of glasses",
+    "locked": "padlock",
+    "yarn": "ball of yarn",
+    "thread": "spool of thread",
+    "gem-stone": "gemstone",
+    "high-heeled-shoe": "high-heeled shoe",
+    "christmas-tree": "Christmas tree",
+    "statue-of-liberty": "Statue of Liberty",
+    "scissors": "pair of scissors",
+    "ballet-shoes": "pair of ballet shoes",
+    "cherries": "pair of cherries",
+    "grapes": "bunch of grapes",
+    "books": "stack of books",
+    "houses": "cluster of houses",
+    "nesting-dolls": "set of nesting dolls",
+    "footprints": "trail of footprints",
     "spouting-whale": "spouting whale",
     "two-hump-camel": "two-humped camel",
     "t-rex": "tyrannosaurus",
@@ -442,6 +458,54 @@ MOTIFS: dict[str, Motif] = {
     )
     for name, kinds in _TABLE.items()
 }
+
+
+_IRREGULAR = {
+    "mouse": "mice",
+    "die": "dice",
+    "tooth": "teeth",
+    "goose": "geese",
+    "fish": "fish",
+    "leaf": "leaves",
+    "ox": "oxen",
+}
+_COLLECTIVE = (
+    "pair of ",
+    "bunch of ",
+    "stack of ",
+    "set of ",
+    "cluster of ",
+    "trail of ",
+    "ball of ",
+    "spool of ",
+)
+_PLURALS = {
+    "house with a garden": "houses with gardens",
+    "Statue of Liberty": "Statues of Liberty",
+    "volcano": "volcanoes",
+    "cactus": "cacti",
+}
+
+
+def plural(label: str) -> str:
+    """English plural of a motif label ("paper lanterns", "pairs of glasses", "mice")."""
+    if label in _PLURALS:
+        return _PLURALS[label]
+    for prefix in _COLLECTIVE:
+        if label.startswith(prefix):
+            head = prefix.split()[0]
+            return plural(head) + label[len(head) :]
+    words = label.split()
+    last = words[-1]
+    if last in _IRREGULAR:
+        last = _IRREGULAR[last]
+    elif last.endswith(("s", "x", "ch", "sh")):
+        last += "es"
+    elif last.endswith("y") and last[-2:-1] not in ("a", "e", "i", "o", "u"):
+        last = last[:-1] + "ies"
+    else:
+        last += "s"
+    return " ".join([*words[:-1], last])
 
 
 def motifs_of(kind: str) -> list[Motif]:

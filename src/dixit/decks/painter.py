@@ -408,6 +408,9 @@ def sprite(name: str, height: float, rng: np.random.Generator, wobble: float = 1
     """An icon scaled so its visible height is ``height`` px, with a hand-painted wobble."""
     base = icon(name, 64)
     ratio = base.shape[0] / 64
+    aspect = base.shape[1] / max(1, base.shape[0])
+    # very wide motifs would overflow the card: cap the width
+    height = min(height, min(1.6 * height, 0.92 * WIDTH) / max(aspect, 1e-3))
     px = int(height / max(0.2, ratio))
     s = icon(name, px)
     return painterly(s, rng, wobble)
