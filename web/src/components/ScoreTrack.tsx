@@ -14,7 +14,7 @@ const PER_ROW = 8;
 const DX = 84;
 const DY = 78;
 const X0 = 48;
-const Y0 = 44;
+const Y0 = 62;
 
 export function spacePosition(space: number): { x: number; y: number } {
   const row = Math.floor(space / PER_ROW);
@@ -106,10 +106,9 @@ export function ScoreTrack({ players: actual, label, target }: { players: TrackP
           const k = group.indexOf(pl);
           const n = group.length;
           const base = spacePosition(s);
-          const angle = n > 1 ? (k / n) * Math.PI * 2 - Math.PI / 2 : 0;
-          const r = n > 1 ? 20 : 0;
-          const x = base.x + Math.cos(angle) * r;
-          const y = base.y - 8 + Math.sin(angle) * r * 0.6;
+          // Rabbits sharing a space stand side by side, alternately a little higher.
+          const x = base.x + (k - (n - 1) / 2) * (n > 3 ? 11 : 15);
+          const y = base.y - 10 - (k % 2) * 7;
           return (
             <g key={pl.id} class="track-rabbit" style={{ transform: `translate(${x}px, ${y}px)` }} data-player={pl.id} data-score={pl.final}>
               <title>{`${pl.name}: ${pl.final}`}</title>
