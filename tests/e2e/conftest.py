@@ -22,10 +22,13 @@ from e2e_server import CHROMIUM, CHROMIUM_ARGS, CLIENT_INDEX, start_server, stop
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark browser tests and run them last: Playwright's sync API keeps an event loop running
+    for the session, and tests that call ``asyncio.run`` must not run after it starts."""
     here = Path(__file__).parent
-    for item in items:
-        if here in Path(str(item.fspath)).parents:
-            item.add_marker(pytest.mark.e2e)
+    browser_tests = [item for item in items if here in Path(str(item.fspath)).parents]
+    for item in browser_tests:
+        item.add_marker(pytest.mark.e2e)
+    items[:] = [item for item in items if item not in browser_tests] + browser_tests
 
 
 @pytest.fixture(scope="session")
