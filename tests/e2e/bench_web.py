@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from e2e_helpers import DESKTOP, PHONE, api
-from e2e_server import CHROMIUM, CHROMIUM_ARGS, ROOT, start_server, stop_server
+from e2e_server import CHROMIUM, CHROMIUM_ARGS, ROOT, committed_decks, start_server, stop_server
 from playwright.sync_api import sync_playwright
 
 DIST = ROOT / "web" / "dist"
@@ -81,7 +81,9 @@ def main() -> int:
     all_js_gz = sum(g for n, _, g in rows if n.endswith(".js"))
     css_gz = sum(g for n, _, g in rows if n.endswith(".css"))
     with tempfile.TemporaryDirectory() as tmp:
-        proc, base, log = start_server(Path(tmp), Path(tmp) / "server.log", bot_delay=0.1)
+        proc, base, log = start_server(
+            Path(tmp), Path(tmp) / "server.log", bot_delay=0.1, decks=committed_decks(Path(tmp))
+        )
         try:
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)

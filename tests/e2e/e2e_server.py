@@ -31,16 +31,37 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def committed_decks(dest: Path) -> Path:
+    """The built-in decks as committed (HEAD), unpacked under ``dest``: screenshots and benchmarks
+    then show the same pictures while someone re-renders the decks in the working tree."""
+    archive = subprocess.run(
+        ["git", "archive", "HEAD", "src/dixit/decks/default"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
+    return dest / "src" / "dixit" / "decks" / "default"
+
+
+# Runs `dixit serve` with the built-in deck folder replaced (see committed_decks).
+_WITH_DECKS = (
+    "import sys; from pathlib import Path; import dixit.decks.library as lib; "
+    "decks = Path(sys.argv.pop(1)); lib.builtin_root = lambda: decks; "
+    "from dixit.cli.main import main; sys.exit(main(sys.argv[1:]))"
+)
+
+
 def start_server(
-    data_dir: Path, log_path: Path, bot_delay: float = 0.2
+    data_dir: Path, log_path: Path, bot_delay: float = 0.2, decks: Path | None = None
 ) -> tuple[subprocess.Popen[bytes], str, Any]:
     port = _free_port()
     log = open(log_path, "wb")  # noqa: SIM115 - closed by stop_server
+    launcher = ["-c", _WITH_DECKS, str(decks)] if decks else ["-m", "dixit.cli.main"]
     proc = subprocess.Popen(
         [
             sys.executable,
-            "-m",
-            "dixit.cli.main",
+            *launcher,
             "serve",
             "--host",
             "127.0.0.1",

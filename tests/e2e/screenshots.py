@@ -28,7 +28,7 @@ from e2e_helpers import (
     vote,
     wait_turn,
 )
-from e2e_server import CHROMIUM, CHROMIUM_ARGS, ROOT, start_server, stop_server
+from e2e_server import CHROMIUM, CHROMIUM_ARGS, ROOT, committed_decks, start_server, stop_server
 from playwright.sync_api import expect, sync_playwright
 
 OUT = ROOT / "docs" / "screenshots"
@@ -110,7 +110,9 @@ def main() -> int:
     for old in OUT.glob("*.*"):
         old.unlink()
     with tempfile.TemporaryDirectory() as tmp:
-        proc, base, log = start_server(Path(tmp), Path(tmp) / "server.log", bot_delay=0.2)
+        proc, base, log = start_server(
+            Path(tmp), Path(tmp) / "server.log", bot_delay=0.2, decks=committed_decks(Path(tmp))
+        )
         try:
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
