@@ -72,6 +72,7 @@ class Stats:
     errors: int = 0
     latencies: list[float] = field(default_factory=list)
     games_finished: int = 0
+    rejected_codes: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -120,15 +121,19 @@ class Player:
                 self._on_view(message["view"], stats)
             elif kind == "ack":
                 sent = self.sent.pop(message["id"], None)
-                if sent is not None:
-                    self.table.pending[message["version"]] = sent
-                    self._settle(message["version"], stats)
+                if sent is None:  # start_game, rematch: not a move of this player
+                    continue
+                self.table.pending[message["version"]] = sent
+                self._settle(message["version"], stats)
                 self.acting = False
                 self._maybe_act(stats)
             elif kind == "error":
-                self.sent.pop(message.get("id") or "", None)
                 stats.rejected += 1
-                self.acting = False
+                code = message.get("code", "?")
+                stats.rejected_codes[code] = stats.rejected_codes.get(code, 0) + 1
+                if self.sent.pop(message.get("id") or "", None) is not None:
+                    self.acting = False
+                    self._maybe_act(stats)
 
     def _on_view(self, view: dict[str, Any], stats: Stats) -> None:
         self.view = view
@@ -242,6 +247,7 @@ async def run(args: argparse.Namespace, base: str, pid: int | None) -> dict[str,
     await asyncio.gather(*starts)
     setup_s = time.perf_counter() - t0
     await asyncio.sleep(args.warmup)
+    load0 = os.getloadavg()[0]
     cpu0, _ = proc_stats(pid) if pid else (0.0, 0)
     client0 = time.process_time()
     stats.measuring = True
@@ -273,10 +279,15 @@ async def run(args: argparse.Namespace, base: str, pid: int | None) -> dict[str,
         "latency_ms_max": round(lat[-1] * 1000, 1) if lat else None,
         "latency_ms_mean": round(statistics.fmean(lat) * 1000, 1) if lat else None,
         "rejected": stats.rejected,
+        "rejected_codes": stats.rejected_codes,
         "games_finished": stats.games_finished,
         "server_cpu_percent": round(100 * (cpu1 - cpu0) / window, 1) if pid else None,
+        "server_cpu_ms_per_action": (
+            round(1000 * (cpu1 - cpu0) / stats.actions, 2) if pid and stats.actions else None
+        ),
         "server_rss_mib": round(rss / 2**20, 1) if pid else None,
         "client_cpu_percent": round(100 * client_cpu / window, 1),
+        "load_average_1m": f"{load0:.1f} -> {os.getloadavg()[0]:.1f} ({os.cpu_count()} CPUs)",
     }
 
 

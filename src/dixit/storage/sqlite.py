@@ -1,12 +1,14 @@
-"""The default event store: one SQLite file, written from one thread, WAL journal.
+"""The default event store: one SQLite file, WAL journal, written from the event loop's thread.
 
 ``synchronous=NORMAL`` with WAL keeps every committed transaction through a process crash
 (SIGKILL): the commit is in the OS before ``append`` returns; only a power cut may lose the
-last ones. All calls run on a single worker thread, so the event loop never blocks on disk.
+last ones. Such a commit is a few ``write()`` calls with no fsync, so it runs inline: handing
+each append to a worker thread cost more (every hand-off waits for the GIL, up to 5 ms, and
+capped the server near 200 appends a second under load).
 
-Checkpoints (copying the WAL into the database file, with fsyncs) would stall that thread for
-a long time now and then; they run instead every second from a second connection on a second
-thread, in PASSIVE mode, which never blocks the writer.
+Checkpoints (copying the WAL into the database file, with fsyncs) are the slow part; they run
+every second from a second connection on a second thread, in PASSIVE mode, which never blocks
+the writer.
 """
 
 from __future__ import annotations
@@ -47,13 +49,12 @@ class SQLiteEventStore:
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         self._db: sqlite3.Connection | None = None
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dixit-sqlite")
         self._checkpoints = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dixit-ckpt")
         self._checkpointer: asyncio.Task[None] | None = None
         self._writes = 0
 
     async def _run(self, fn: Callable[[], T]) -> T:
-        return await asyncio.get_running_loop().run_in_executor(self._pool, fn)
+        return fn()
 
     def _conn(self) -> sqlite3.Connection:
         if self._db is None:
@@ -109,7 +110,6 @@ class SQLiteEventStore:
                 self._db = None
 
         await self._run(close)
-        self._pool.shutdown(wait=True)
         self._checkpoints.shutdown(wait=True)
 
     async def append(
