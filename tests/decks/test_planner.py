@@ -67,3 +67,10 @@ def test_every_card_fits_its_composition(plans: list) -> None:
 def test_plan_is_deterministic_and_seed_dependent() -> None:
     assert plan_decks(5) == plan_decks(5)
     assert plan_decks(5) != plan_decks(6)
+
+
+def test_every_composition_has_literal_keywords() -> None:
+    from dixit.decks.generator import COMPOSITION_KEYWORDS
+
+    assert set(COMPOSITION_KEYWORDS) == set(COMPOSITIONS)
+    assert all(COMPOSITION_KEYWORDS.values())

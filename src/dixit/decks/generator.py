@@ -75,6 +75,8 @@ def _metadata(plan: CardPlan, ctx: Ctx, img: Image.Image) -> dict[str, Any]:
             kw(MOTIFS[name].label)
             for w in cat[name].keywords[:4]:
                 kw(w)
+    for w in COMPOSITION_KEYWORDS.get(plan.composition, ()):
+        kw(w)
     for s in ctx.scenery:
         for w in _SCENERY_WORDS:
             if w in s:
@@ -88,8 +90,8 @@ def _metadata(plan: CardPlan, ctx: Ctx, img: Image.Image) -> dict[str, Any]:
         "alt_text": f"{ctx.title}: {' '.join(ctx.description)}",
         "motifs": motifs,
         "keywords": keywords,
-        "themes": list(comp.themes),
-        "moods": list(comp.moods),
+        "themes": _unique([*comp.themes, *_kind_themes(main.kinds)]),
+        "moods": _unique([*comp.moods, *TIME_MOODS[plan.time_of_day]]),
         "colours": dominant_colours(img),
         "time_of_day": plan.time_of_day,
         "palette": plan.palette,
@@ -99,6 +101,63 @@ def _metadata(plan: CardPlan, ctx: Ctx, img: Image.Image) -> dict[str, Any]:
         "variant": plan.variant,
         "seed": plan.seed,
     }
+
+
+COMPOSITION_KEYWORDS: dict[str, tuple[str, ...]] = {
+    "giant_tiny": ("giant", "tiny", "size"),
+    "moon_silhouette": ("moon", "silhouette", "full moon"),
+    "false_reflection": ("reflection", "water", "mirror image"),
+    "floating_island": ("floating island", "rock", "roots"),
+    "lifted": ("flying", "strings", "floating"),
+    "night_inside": ("night sky", "stars", "crescent moon", "silhouette"),
+    "world_in_container": ("miniature world", "glass", "inside"),
+    "ladder_to": ("ladder", "climbing", "height"),
+    "lonely_glow": ("glow", "light", "darkness"),
+    "door_in_field": ("door", "doorway", "portal"),
+    "path_river": ("path", "river", "road"),
+    "object_house": ("house", "windows", "chimney", "smoke"),
+    "shadow_mismatch": ("shadow", "silhouette"),
+    "window_in_sea": ("window", "sea", "view"),
+    "stairs_to": ("stairs", "steps", "climbing"),
+    "fishing_sky": ("fishing", "boat", "catch"),
+    "sky_swimmer": ("swimming", "bubbles", "flying"),
+    "tree_of_things": ("tree", "fruit", "branches"),
+    "procession": ("procession", "following", "silhouettes"),
+    "tiny_planet": ("planet", "space", "small world"),
+    "rain_of_things": ("rain", "falling", "umbrella"),
+    "sleeping_giant": ("sleeping", "hill", "village"),
+    "bubble_drift": ("bubble", "soap bubble", "floating"),
+    "kite_flyer": ("kite", "string", "wind"),
+}
+
+KIND_THEMES = {
+    "creature": ("animals", "nature"),
+    "building": ("home", "places"),
+    "vessel": ("travel", "departure"),
+    "plant": ("growth", "nature"),
+    "sky": ("cosmos", "the infinite"),
+    "glow": ("light",),
+    "object": ("everyday things",),
+}
+TIME_MOODS = {
+    "dawn": ("fresh", "hopeful"),
+    "day": ("bright", "open"),
+    "dusk": ("warm", "nostalgic"),
+    "twilight": ("hushed", "dreamy"),
+    "night": ("quiet", "mysterious"),
+}
+
+
+def _kind_themes(kinds: frozenset[str]) -> list[str]:
+    out: list[str] = []
+    for kind, themes in KIND_THEMES.items():
+        if kind in kinds:
+            out += themes
+    return out
+
+
+def _unique(items: list[str]) -> list[str]:
+    return list(dict.fromkeys(items))
 
 
 def dominant_colours(img: Image.Image, n: int = 5) -> list[str]:
