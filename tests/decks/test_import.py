@@ -148,3 +148,21 @@ def test_card_image_refuses_odd_ids(tmp_path: Path, bad: str) -> None:
     lib = DeckLibrary(tmp_path / "data")
     with pytest.raises(KeyError):
         lib.card_image(bad)
+
+
+def test_pixel_cap_applies_below_pillows_own_bomb_limit(files: Any) -> None:
+    # 48 megapixels: Pillow would decode it without a warning; our cap refuses it first.
+    res = normalise("wide.png", files.png_bomb(8000, 6000))
+    assert res.reason == "too-many-pixels"  # type: ignore[union-attr]
+    assert normalise("thin.png", files.png_bomb(20_000, 200)).reason == "too-many-pixels"  # type: ignore[union-attr]
+
+
+def test_palette_png_with_transparency_is_flattened(files: Any) -> None:
+    from PIL import Image as PILImage
+
+    img = PILImage.new("P", (300, 450), 1)
+    img.putpalette([0, 0, 0, 255, 0, 0] + [0] * 762)
+    buf = io.BytesIO()
+    img.save(buf, "PNG", transparency=bytes([0, 255] + [255] * 254))
+    res = normalise("pal.png", buf.getvalue())
+    assert not hasattr(res, "reason"), res
