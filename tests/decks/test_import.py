@@ -166,3 +166,16 @@ def test_palette_png_with_transparency_is_flattened(files: Any) -> None:
     img.save(buf, "PNG", transparency=bytes([0, 255] + [255] * 254))
     res = normalise("pal.png", buf.getvalue())
     assert not hasattr(res, "reason"), res
+
+
+def test_imported_deck_can_be_removed_but_builtin_cannot(tmp_path: Path, files: Any) -> None:
+    lib = DeckLibrary(tmp_path / "data")
+    report = lib.import_bytes(files.png(600, 900, seed=33), "one.png", "Single")
+    assert report.slug == "single" and len(report.accepted) == 1
+    card_id = report.accepted[0].id
+    assert lib.card_image(card_id).is_file()
+    lib.remove("single")
+    with pytest.raises(KeyError):
+        lib.card_image(card_id)
+    with pytest.raises(PermissionError):
+        lib.remove("default-1")

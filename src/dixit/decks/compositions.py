@@ -693,15 +693,29 @@ def object_house(x: Ctx) -> None:
     bw, bh = box[2] - box[0], box[3] - box[1]
     warm = (1.0, 0.82, 0.45)
     mask = p.sprite_mask(c, s, cx, bottom, anchor="bottom")
+    ww, wh = max(9.0, bw * 0.05), max(11.0, bh * 0.055)
+    # windows only where the object is solid all around them (an eroded mask)
+    solid = p._blur((mask > 0.9).astype(np.float32), max(ww, wh) * 1.2) > 0.985
     wins = np.zeros((c.h, c.w), np.float32)
-    n = int(x.rng.integers(2, 5))
-    for _ in range(n):
-        wx = box[0] + bw * x.uniform(0.25, 0.75)
-        wy = box[1] + bh * x.uniform(0.25, 0.6)
-        ww, wh = bw * 0.055, bh * 0.06
+    bars = np.zeros((c.h, c.w), np.float32)
+    placed: list[tuple[float, float]] = []
+    want = int(x.rng.integers(2, 5))
+    for _ in range(40):
+        if len(placed) >= want:
+            break
+        wx = box[0] + bw * x.uniform(0.15, 0.85)
+        wy = box[1] + bh * x.uniform(0.2, 0.7)
+        iy, ix = int(wy), int(wx)
+        if not (0 <= iy < c.h and 0 <= ix < c.w) or not solid[iy, ix]:
+            continue
+        if any(abs(wx - px) < ww * 3 and abs(wy - py) < wh * 3 for px, py in placed):
+            continue
+        placed.append((wx, wy))
         wins += p.polygon_mask(
             c, [(wx - ww, wy - wh), (wx + ww, wy - wh), (wx + ww, wy + wh), (wx - ww, wy + wh)]
         )
+        bars[int(wy - wh) : int(wy + wh), int(wx) - 1 : int(wx) + 2] = 1
+        bars[int(wy) - 1 : int(wy) + 2, int(wx - ww) : int(wx + ww)] = 1
     dx = box[0] + bw * x.uniform(0.4, 0.6)
     door = p.polygon_mask(
         c,
@@ -712,9 +726,10 @@ def object_house(x: Ctx) -> None:
             (dx + bw * 0.07, bottom - 3),
         ],
     )
-    wins = np.clip(wins + door, 0, 1) * (mask > 0.9)
+    wins = np.clip(wins + door * (mask > 0.5), 0, 1)
     c.add_light(p._blur(wins.astype(np.float32), 12), warm, 0.5)
     c.blend(wins.astype(np.float32), warm, 0.95)
+    c.blend(bars * wins, p.mix(warm, (0.3, 0.15, 0.05), 0.7), 0.8)
     # chimney smoke
     sx = box[0] + bw * x.uniform(0.3, 0.7)
     smoke = np.zeros((c.h, c.w), np.float32)
@@ -953,8 +968,8 @@ def procession(x: Ctx) -> None:
     c = x.c
     gy = c.horizon + 0.06 * c.h
     lead_x = x.uniform(0.7, 0.82) * c.w if x.rng.random() < 0.5 else x.uniform(0.18, 0.3) * c.w
-    s = p.sprite(x.main.name, x.uniform(0.12, 0.17) * c.h, x.rng)
-    p.sprite_glow(c, s, lead_x, gy - s.shape[0] / 2, x.col(x.pal.moon), 26, 0.5)
+    s = p.sprite(x.main.name, x.uniform(0.16, 0.22) * c.h, x.rng)
+    p.sprite_glow(c, s, lead_x, gy - s.shape[0] / 2, x.col(x.pal.moon), 30, 0.55)
     p.place(c, s, lead_x, gy, anchor="bottom")
     follower = x.pick("profile")
     n = int(x.rng.integers(4, 8))

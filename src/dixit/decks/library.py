@@ -7,7 +7,8 @@ Stable interface used by the server, the engine glue and the computer players:
 * ``.cards_for(slugs) -> list[str]`` - the card ids of one or several decks (a room's choice).
 * ``.card_image(card_id) -> Path`` - the WebP file to serve (``IMAGE_MEDIA_TYPE``) with
   ``CACHE_CONTROL`` headers; ids are content hashes, so the URL never says who holds a card.
-* ``.import_path(path, name)`` / ``.import_bytes(data, filename, name) -> ImportReport``.
+* ``.import_path(path, name)`` / ``.import_bytes(data, filename, name) -> ImportReport``;
+  ``.remove(slug)`` deletes an imported deck.
 * ``check_deck_size(card_count, required) -> SizeCheck`` - rule-agnostic minimum-size check.
 
 Card ids are opaque strings ``<deck-slug>-<12 hex digits of the image's SHA-256>``: unique across
@@ -232,6 +233,15 @@ class DeckLibrary:
         if not path.is_file():
             raise KeyError(card_id)
         return path
+
+    def remove(self, slug: str) -> None:
+        """Delete an imported deck (built-in decks cannot be removed; ``KeyError`` if unknown)."""
+        deck = self.get(slug)
+        if deck.builtin:
+            raise PermissionError(f"{slug} is a built-in deck")
+        with self._lock:
+            self._cache.pop(str(deck.directory), None)
+            shutil.rmtree(deck.directory)
 
     # ------------------------------------------------------------ importing
 
