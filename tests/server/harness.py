@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import os
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 Message = dict[str, Any]
 TIMEOUT = 15.0
@@ -163,7 +165,8 @@ class Client:
         hello: Message = {"type": "hello", "v": 1, "token": self.token}
         if since is not None:
             hello["since"] = since
-        await self.send(hello)
+        with contextlib.suppress(ConnectionClosed):  # refused at once: its answer is queued
+            await self.send(hello)
         self.welcome = await self.until(lambda m: m["type"] in ("welcome", "closed"))
         return self.welcome
 

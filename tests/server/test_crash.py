@@ -37,6 +37,10 @@ class Player:
         self.pending = None
 
 
+def _acked(players: list[Player]) -> int:
+    return sum(len(p.acked) for p in players)
+
+
 def _over(players: list[Player]) -> bool:
     return all(p.client.view is not None and p.client.view["phase"] == "over" for p in players)
 
@@ -67,7 +71,10 @@ def test_sigkill_mid_game_loses_nothing(tmp_path: Path) -> None:
         await players[0].client.command("start_game")
         for _ in range(CRASHES):
             task = asyncio.create_task(_play(players, rng))
-            await asyncio.sleep(rng.uniform(0.05, 0.4))
+            # Die after a random number of acknowledged moves, with more moves in flight.
+            target = _acked(players) + rng.randint(2, 12)
+            while _acked(players) < target and not task.done():
+                await asyncio.sleep(0.002)
             assert not task.done(), "the game should still be running when the server dies"
             server.kill()
             with contextlib.suppress(Exception):  # the sockets died with the server

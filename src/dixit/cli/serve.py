@@ -41,6 +41,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         help="seconds a computer player waits before it plays (default 1)",
     )
     parser.add_argument("--max-rooms", type=int, default=5000, help="rooms per process")
+    parser.add_argument(
+        "--ws-compression",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="per-message deflate on WebSockets: less traffic, about 15%% more server CPU "
+        "(default: off)",
+    )
     parser.add_argument("--log-level", default="info", help="uvicorn log level")
     parser.set_defaults(func=run)
 
@@ -72,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
         port=args.port,
         log_level=args.log_level,
         ws_max_size=64 * 1024,
+        ws_per_message_deflate=args.ws_compression,
         ws_ping_interval=20,
         ws_ping_timeout=30,
     )

@@ -1,5 +1,8 @@
 """From the engine's values to wire messages, redacting per viewer.
 
+The engine's values are already valid, so models are built with ``model_construct`` (no
+validation: this is the server's hottest path).
+
 Events are the engine's trusted facts and hold secrets (the shuffled pile, everyone's draws,
 submitted cards, votes before the reveal). :func:`redact` shows one viewer only what the rules
 let them know; views come from the engine's own :func:`~dixit.engine.player_view`.
@@ -28,7 +31,7 @@ from . import messages as m
 
 
 def rules_model(rules: EngineRules) -> m.Rules:
-    return m.Rules(
+    return m.Rules.model_construct(
         edition=rules.edition,
         min_players=rules.min_players,
         max_players=rules.max_players,
@@ -44,7 +47,7 @@ def rules_model(rules: EngineRules) -> m.Rules:
 
 
 def legal_model(legal: EngineLegal) -> m.LegalActions:
-    return m.LegalActions(
+    return m.LegalActions.model_construct(
         give_clue=list(legal.give_clue),
         submit=list(legal.submit),
         submit_count=legal.submit_count,
@@ -54,24 +57,24 @@ def legal_model(legal: EngineLegal) -> m.LegalActions:
 
 
 def round_model(scored: RoundScored) -> m.RoundResult:
-    return m.RoundResult(
+    return m.RoundResult.model_construct(
         round=scored.round,
         storyteller=scored.storyteller,
         clue=scored.clue,
         storyteller_card=scored.storyteller_card,
         table=list(scored.table),
-        owners=[m.CardOwner(card=c, player=p) for c, p in scored.owners],
-        votes=[m.Vote(player=p, card=c) for p, c in scored.votes],
+        owners=[m.CardOwner.model_construct(card=c, player=p) for c, p in scored.owners],
+        votes=[m.Vote.model_construct(player=p, card=c) for p, c in scored.votes],
         outcome=scored.outcome,
         awards=[
-            m.PointsAwarded(player=a.player, points=a.points, reason=a.reason)
+            m.PointsAwarded.model_construct(player=a.player, points=a.points, reason=a.reason)
             for a in scored.awards
         ],
     )
 
 
 def view_model(view: PlayerView) -> m.GameView:
-    return m.GameView(
+    return m.GameView.model_construct(
         viewer=view.viewer,
         version=view.version,
         rules=rules_model(view.rules),
@@ -98,37 +101,41 @@ def view_model(view: PlayerView) -> m.GameView:
 def redact(event: Event, viewer: str | None) -> m.GameEventUnion:
     """``event`` as ``viewer`` (a seat id, or None for a spectator) may see it."""
     if isinstance(event, GameStarted):
-        return m.GameStartedEvent(
+        return m.GameStartedEvent.model_construct(
             rules=rules_model(event.rules), players=list(event.players), pile_count=len(event.pile)
         )
     if isinstance(event, CardsDrawn):
-        return m.CardsDrawnEvent(
+        return m.CardsDrawnEvent.model_construct(
             draws=[
-                m.Draw(player=p, count=len(cards), cards=list(cards) if p == viewer else None)
+                m.Draw.model_construct(
+                    player=p, count=len(cards), cards=list(cards) if p == viewer else None
+                )
                 for p, cards in event.draws
             ]
         )
     if isinstance(event, RoundStarted):
-        return m.RoundStartedEvent(round=event.round, storyteller=event.storyteller)
+        return m.RoundStartedEvent.model_construct(round=event.round, storyteller=event.storyteller)
     if isinstance(event, ClueGiven):
         mine = viewer is not None and event.storyteller == viewer
-        return m.ClueGivenEvent(
+        return m.ClueGivenEvent.model_construct(
             storyteller=event.storyteller, clue=event.clue, card=event.card if mine else None
         )
     if isinstance(event, CardsSubmitted):
         mine = viewer is not None and event.player == viewer
-        return m.CardsSubmittedEvent(
+        return m.CardsSubmittedEvent.model_construct(
             player=event.player, count=len(event.cards), cards=list(event.cards) if mine else None
         )
     if isinstance(event, TableLaid):
-        return m.TableLaidEvent(cards=list(event.cards))
+        return m.TableLaidEvent.model_construct(cards=list(event.cards))
     if isinstance(event, VoteCast):
         mine = viewer is not None and event.player == viewer
-        return m.VoteCastEvent(player=event.player, card=event.card if mine else None)
+        return m.VoteCastEvent.model_construct(
+            player=event.player, card=event.card if mine else None
+        )
     if isinstance(event, RoundScored):
-        return m.RoundScoredEvent(result=round_model(event))
+        return m.RoundScoredEvent.model_construct(result=round_model(event))
     if isinstance(event, PileReshuffled):
-        return m.PileReshuffledEvent(pile_count=len(event.pile))
+        return m.PileReshuffledEvent.model_construct(pile_count=len(event.pile))
     if isinstance(event, GameEnded):
-        return m.GameEndedEvent(winners=list(event.winners), reason=event.reason)
+        return m.GameEndedEvent.model_construct(winners=list(event.winners), reason=event.reason)
     raise TypeError(f"no redaction for {type(event).__name__}")

@@ -318,9 +318,12 @@ class Room:
         changes: dict[str, Any] = {"rounds": ()}
         if self.data.status != "playing":
             changes["legal"] = LegalActions()
-        update = m.GameUpdate(
+        update = m.GameUpdate.model_construct(
             from_version=from_version,
-            events=[m.VersionedEvent(version=v, event=redact(e, viewer)) for v, e in events],
+            events=[
+                m.VersionedEvent.model_construct(version=v, event=redact(e, viewer))
+                for v, e in events
+            ],
             view=view_model(dataclasses.replace(view, **changes)),
             reset=reset,
         )
