@@ -8,6 +8,7 @@ here: it launches the system Chromium by its path.
 from __future__ import annotations
 
 import contextlib
+import gc
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,6 +30,25 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in browser_tests:
         item.add_marker(pytest.mark.e2e)
     items[:] = [item for item in items if item not in browser_tests] + browser_tests
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _collect_what_earlier_tests_left() -> None:
+    """Browser tests run last. Let the collector close what earlier test modules left behind (an
+    unclosed socket is a ResourceWarning, an error here) now, and say so, rather than at a random
+    moment inside a browser test, which would then fail for someone else's leak."""
+    left: list[str] = []
+    hook = sys.unraisablehook
+    sys.unraisablehook = lambda u: left.append(f"{u.exc_type.__name__}: {u.exc_value}")
+    try:
+        gc.collect()
+    finally:
+        sys.unraisablehook = hook
+    if left:
+        print(
+            f"\ne2e: {len(left)} object(s) left unclosed by earlier tests: {left[:3]}",
+            file=sys.stderr,
+        )
 
 
 @pytest.fixture(scope="session")

@@ -42,7 +42,6 @@ export function Card(props: CardProps) {
           aria-pressed={selected ? "true" : "false"}
           disabled={disabled}
           onClick={onSelect}
-          onDblClick={onZoom}
           onKeyDown={props.onKeyDown}
           aria-label={number !== undefined ? `${t("game.tableCard", { n: number })}: ${alt}` : alt}
         >

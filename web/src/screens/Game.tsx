@@ -185,6 +185,7 @@ export function Game({ state, send }: { state: ClientState; send: Send }) {
   const [zoom, setZoom] = useState<{ cards: RowCard[]; index: number; select?: (id: string) => void } | null>(null);
 
   useEffect(() => setSelected([]), [view.phase, view.round]);
+  useEffect(() => setClue(""), [view.round]);
 
   const phase = view.phase;
   const hand = view.hand ?? [];
