@@ -258,3 +258,22 @@ def test_host_hands_a_late_seat_to_the_computer_and_ends_the_game(players: Any) 
     ann.page.get_by_role("button", name="End the game now").click()
     for p in (ann, bo):
         expect(p.page.get_by_test_id("game-over")).to_be_visible()
+
+
+def test_anyone_may_claim_the_first_clue(players: Any) -> None:
+    ann, bo, cy = (players(n) for n in ("Ann", "Bo", "Cy"))
+    code = create_room(ann, first="claim")
+    join_by_link(bo, code)
+    join_by_link(cy, code)
+    start(ann, 3)
+    for p in (ann, bo, cy):
+        wait_turn(p, "claimClue")
+        expect(choosable(p, "hand")).to_have_count(7)
+    bo.page.locator("[data-testid=banner][data-turn=claimClue]").wait_for()
+    choosable(bo, "hand").first.click()
+    bo.page.get_by_test_id("clue-input").fill("me first")
+    bo.page.get_by_test_id("tell").click()
+    for p in (ann, cy):
+        wait_turn(p, "yourSubmit")
+        expect(p.page.get_by_test_id("clue-text")).to_have_text("me first")
+    expect(ann.page.locator("[data-player=p2] .badge--teller")).to_have_count(1)
