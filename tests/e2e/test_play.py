@@ -171,6 +171,8 @@ def test_phone_round(players: Any) -> None:
     bo.page.locator("[data-testid=hand] .card-zoom").first.click()
     zoom = bo.page.get_by_test_id("zoom").locator("img")
     expect(zoom).to_be_visible()
+    zoom_width = "document.querySelector('[data-testid=zoom] img')?.getBoundingClientRect().width"
+    bo.page.wait_for_function(f"() => {zoom_width} > 250")
     box = zoom.bounding_box()
     assert box is not None and box["width"] > 250, box
     # Swipe left inside the zoom: the next card of the hand.
