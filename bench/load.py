@@ -2,7 +2,8 @@
 
 Starts ``dixit serve`` (SQLite in a temporary directory, unless ``--url`` names a running
 server), seats ``--players`` socket clients in each of ``--games`` rooms, and lets every client
-play random legal moves from its own view after a think time, for ``--duration`` seconds.
+play random legal moves from its own view after a think time. Games start spread over
+``--ramp`` seconds; after ``--warmup`` more seconds the measurement runs for ``--duration``.
 
 Prints actions per second, command→broadcast latency (from sending a command until every
 player of the room has received the update it caused: p50, p99, max), and the server's CPU and
@@ -239,13 +240,15 @@ async def run(args: argparse.Namespace, base: str, pid: int | None) -> dict[str,
             tasks.append(asyncio.create_task(player.run(stats, stop)))
     everyone = [p.welcomed.wait() for t in tables for p in t.players]
     await asyncio.wait_for(asyncio.gather(*everyone), timeout=300)
-    starts = []
-    for table in tables:
+    setup_s = time.perf_counter() - t0
+
+    async def start(table: Table, delay: float) -> None:
+        await asyncio.sleep(delay)  # games start spread over the ramp, as real ones do
         host = table.players[0]
         if host.ws is not None:
-            starts.append(host.ws.send(json.dumps({"type": "start_game", "id": "start"})))
-    await asyncio.gather(*starts)
-    setup_s = time.perf_counter() - t0
+            await host.ws.send(json.dumps({"type": "start_game", "id": "start"}))
+
+    await asyncio.gather(*(start(t, args.ramp * i / len(tables)) for i, t in enumerate(tables)))
     await asyncio.sleep(args.warmup)
     load0 = os.getloadavg()[0]
     cpu0, _ = proc_stats(pid) if pid else (0.0, 0)
@@ -269,6 +272,7 @@ async def run(args: argparse.Namespace, base: str, pid: int | None) -> dict[str,
         "players_per_game": args.players,
         "connections": args.games * args.players,
         "think_s": args.think,
+        "ramp_s": args.ramp,
         "setup_s": round(setup_s, 1),
         "window_s": round(window, 1),
         "actions": stats.actions,
@@ -298,7 +302,8 @@ def main() -> int:
     parser.add_argument("--edition", default="classic", choices=["classic", "2021"])
     parser.add_argument("--think", type=float, default=2.0, help="mean seconds before a move")
     parser.add_argument("--duration", type=float, default=30.0, help="measured seconds")
-    parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--ramp", type=float, default=10.0, help="seconds over which games start")
+    parser.add_argument("--warmup", type=float, default=10.0, help="seconds after the ramp")
     parser.add_argument("--url", help="a running server (default: start one on 127.0.0.1)")
     parser.add_argument("--database", help="event store URL for the started server")
     parser.add_argument("--json", action="store_true", help="print the result as JSON only")
