@@ -118,7 +118,8 @@ def test_shipped_cards_are_reproducible_from_the_seed(lib: DeckLibrary) -> None:
         assert shipped.metadata is not None
         for key in ("title", "description", "motifs", "keywords", "composition", "palette"):
             assert meta[key] == shipped.metadata[key], key
+        # Compare at thumbnail size: WebP noise and film grain average out, the picture does not.
         with Image.open(lib.card_image(shipped.id)) as im:
-            old = np.asarray(im.convert("RGB"), dtype=np.float32)
-        new = np.asarray(img, dtype=np.float32)
-        assert float(np.abs(old - new).mean()) < 4.0  # only WebP compression differs
+            old = np.asarray(im.convert("RGB").resize((80, 120), Image.Resampling.BOX), "f4")
+        new = np.asarray(img.resize((80, 120), Image.Resampling.BOX), dtype=np.float32)
+        assert float(np.abs(old - new).mean()) < 2.0

@@ -275,7 +275,7 @@ def giant_tiny(x: Ctx) -> None:
     side = 1 if x.rng.random() < 0.5 else -1
     fx = cx + side * (s.shape[1] * 0.5 + x.uniform(20, 70))
     fx = min(max(fx, 60), c.w - 60)
-    fig = figure(x, fx, gy + 8, x.uniform(0.035, 0.05) * c.h)
+    fig = figure(x, fx, gy + 8, x.uniform(0.045, 0.06) * c.h)
     x.add(x.main.name, "giant")
     x.title = x.choose(
         [
@@ -303,7 +303,7 @@ def moon_silhouette(x: Ctx) -> None:
     p.place(c, s, c.w / 2 + x.uniform(-0.1, 0.1) * mr, my + x.uniform(0, 0.2) * mr)
     x.add(x.main.name, "silhouette")
     gy = ground_y(x)
-    figure(x, x.uniform(0.15, 0.85) * c.w, gy - x.uniform(0, 30), 0.035 * c.h)
+    figure(x, x.uniform(0.15, 0.85) * c.w, gy - x.uniform(0, 30), 0.045 * c.h)
     x.title = x.choose(
         ["Across the Moon", "Moonlit Passage", "Eclipse", "Night Visitor", "The Shape of Dreams"]
     )
@@ -393,7 +393,7 @@ def floating_island(x: Ctx) -> None:
     p.place(c, s, cx, top + 10, anchor="bottom")
     x.add(x.main.name, "on the island")
     if x.rng.random() < 0.6:
-        figure(x, cx + max(half, s.shape[1] * 0.6) * x.uniform(0.55, 0.85), top + 10, 0.03 * c.h)
+        figure(x, cx + max(half, s.shape[1] * 0.6) * x.uniform(0.55, 0.85), top + 10, 0.04 * c.h)
     x.title = x.choose(
         ["Adrift", "Somewhere Above", "Uprooted", "A Place of One's Own", "Hovering"]
     )
@@ -559,7 +559,7 @@ def ladder_to(x: Ctx) -> None:
     backdrop(x, "hills", "none")
     c = x.c
     tx, ty = x.uniform(0.3, 0.7) * c.w, x.uniform(0.13, 0.24) * c.h
-    s = p.sprite(x.main.name, x.uniform(0.14, 0.2) * c.h, x.rng)
+    s = p.sprite(x.main.name, x.uniform(0.17, 0.24) * c.h, x.rng)
     ty = max(ty, s.shape[0] / 2 + 0.05 * c.h)
     tx = min(max(tx, s.shape[1] / 2 + 30), c.w - s.shape[1] / 2 - 30)
     gx = tx + x.uniform(-0.25, 0.25) * c.w
@@ -568,9 +568,9 @@ def ladder_to(x: Ctx) -> None:
     _ladder(x, gx, gy, tx, ty + s.shape[0] * 0.45, 36)
     p.place(c, s, tx, ty)
     t = x.uniform(0.45, 0.7)
-    climber = p.silhouette(p.sprite("person-climbing", 0.04 * c.h, x.rng, 0.5), x.col(x.pal.dark))
+    climber = p.silhouette(p.sprite("person-standing", 0.045 * c.h, x.rng, 0.5), x.col(x.pal.dark))
     p.place(c, climber, gx + (tx - gx) * t, gy + (ty - gy) * t)
-    x.add("person-climbing", "climber")
+    x.add("person-standing", "climber")
     x.add(x.main.name, "destination")
     x.scenery.append("a ladder")
     x.title = x.choose(
@@ -666,7 +666,7 @@ def path_river(x: Ctx) -> None:
     c.add_light(
         (wmask * (p.noise(x.rng, c.h, c.w, 8, 2) > 0.7)).astype(np.float32), (1, 1, 1), 0.35
     )
-    s = p.sprite(x.main.name, x.uniform(0.13, 0.2) * c.h, x.rng)
+    s = p.sprite(x.main.name, x.uniform(0.16, 0.24) * c.h, x.rng)
     p.sprite_glow(c, s, vx, vy - s.shape[0] / 2, x.col(x.pal.moon), 20, 0.35)
     p.place(c, night_tint(x, s), vx, vy + 4, anchor="bottom")
     t = x.uniform(0.7, 0.85)
@@ -793,7 +793,7 @@ def shadow_mismatch(x: Ctx) -> None:
 def window_in_sea(x: Ctx) -> None:
     backdrop(x, "water", horizon=x.uniform(0.5, 0.6))
     c = x.c
-    ww, wh = x.uniform(0.28, 0.36) * c.w, x.uniform(0.24, 0.3) * c.h
+    ww, wh = x.uniform(0.36, 0.46) * c.w, x.uniform(0.28, 0.34) * c.h
     cx = x.uniform(0.4, 0.6) * c.w
     bottom = c.horizon + x.uniform(0.12, 0.2) * c.h
     x0, y0, x1, y1 = cx - ww / 2, bottom - wh, cx + ww / 2, bottom
@@ -875,7 +875,7 @@ def fishing_sky(x: Ctx) -> None:
             )
         )
     p.line(c, pts, p.mix(x.col(x.pal.moon), (1, 1, 1), 0.3), 1.2, 0.8)
-    s = p.sprite(x.main.name, x.uniform(0.12, 0.18) * c.h, x.rng)
+    s = p.sprite(x.main.name, x.uniform(0.16, 0.22) * c.h, x.rng)
     p.sprite_glow(c, s, tx, ty + s.shape[0] / 2, x.col(x.pal.moon), 22, 0.45)
     p.place(c, s, tx, ty + s.shape[0] / 2)
     x.add("person-standing", "fisher")
@@ -1119,8 +1119,14 @@ def kite_flyer(x: Ctx) -> None:
     c = x.c
     gy = ground_y(x) - 10
     fx = x.uniform(0.15, 0.3) * c.w if x.rng.random() < 0.5 else x.uniform(0.7, 0.85) * c.w
-    fig = figure(x, fx, gy, 0.05 * c.h, x.choose(["child", "person-standing", "older-person"]))
+    fig = figure(
+        x, fx, gy, 0.05 * c.h, x.choose(["person-standing", "person-walking", "woman-dancing"])
+    )
     tx, ty = c.w - fx + x.uniform(-60, 60), x.uniform(0.15, 0.28) * c.h
+    s = p.sprite(x.main.name, x.uniform(0.15, 0.2) * c.h, x.rng)
+    half = max(s.shape[0], s.shape[1]) / 2
+    tx = min(max(tx, half + 30), c.w - half - 30)
+    ty = max(ty, half + 30)
     pts = []
     for i in range(25):
         t = i / 24
@@ -1131,7 +1137,6 @@ def kite_flyer(x: Ctx) -> None:
         for i in range(7)
     ]
     p.line(c, tail, (0.95, 0.5, 0.45), 2.5, 0.85)
-    s = p.sprite(x.main.name, x.uniform(0.15, 0.2) * c.h, x.rng)
     p.place(c, p.rotate(s, x.uniform(-20, 20)), tx, ty)
     x.add(x.main.name, "flown like a kite")
     x.title = x.choose(["Holding On", "Windy Day", "Let It Fly", "On a String", "Don't Let Go"])
