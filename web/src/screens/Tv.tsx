@@ -8,7 +8,8 @@ import { rabbitHex } from "../components/colors";
 import { useI18n } from "../i18n/context";
 import type { ClientState } from "../state/reducer";
 import { revealedRound, roundPoints, seatName, shownView } from "../state/reducer";
-import { Banner, ClueBubble, Reveal, names } from "./Game";
+import { Banner, ClueBubble, names } from "./Banner";
+import { Reveal } from "./Reveal";
 import { joinUrl } from "./Lobby";
 
 /** The spectator / TV view: the table and the scores, large; no hands. */

@@ -1,0 +1,50 @@
+import { TimerRing } from "../components/TimerRing";
+import { useI18n } from "../i18n/context";
+import type { T } from "../i18n";
+import type { GameView, RoomState } from "../protocol";
+import { seatName, turn, type Turn } from "../state/reducer";
+
+export function names(room: RoomState, ids: string[]): string {
+  return ids.map((id) => seatName(room, id)).join(", ");
+}
+
+export function turnText(t: T, tn: Turn, room: RoomState): string {
+  switch (tn.kind) {
+    case "lobby": return t("lobby.waitingHost");
+    case "yourClue": return t("turn.yourClue");
+    case "claimClue": return t("turn.claimClue");
+    case "waitClue": return tn.storyteller ? t("turn.waitClue", { name: seatName(room, tn.storyteller) }) : t("turn.claimWait");
+    case "yourSubmit": return tn.count > 1 ? t("turn.yourSubmitTwo", { n: tn.count }) : t("turn.yourSubmit");
+    case "waitSubmit": return t("turn.waitSubmit", { names: names(room, tn.waiting) });
+    case "yourVote": return t("turn.yourVote");
+    case "waitVote": return t(tn.storyteller ? "turn.storytellerWaitVote" : "turn.waitVote", { names: names(room, tn.waiting) });
+    case "over": return t("turn.over");
+  }
+}
+
+export function Banner({ view, room }: { view: GameView; room: RoomState }) {
+  const { t } = useI18n();
+  const tn = turn(view);
+  const mine = tn.kind === "yourClue" || tn.kind === "claimClue" || tn.kind === "yourSubmit" || tn.kind === "yourVote";
+  const d = room.deadline;
+  return (
+    <div class={`banner${mine ? " banner--mine" : ""}`} role="status" aria-live="polite" data-testid="banner" data-turn={tn.kind}>
+      <div class="banner-meta">
+        <span>{t("game.round", { n: view.round })}</span>
+        <span>{t("game.pile", { n: view.pile_count })}</span>
+      </div>
+      <p class="banner-text">{turnText(t, tn, room)}</p>
+      {d && d.phase === view.phase ? <TimerRing deadline={d.at} total={d.seconds} t={t} /> : null}
+    </div>
+  );
+}
+
+export function ClueBubble({ clue, teller }: { clue: string; teller: string }) {
+  const { t } = useI18n();
+  return (
+    <blockquote class="clue" data-testid="clue">
+      <span class="clue-by">{t("game.clue")} — {teller}</span>
+      <q class="clue-text" data-testid="clue-text">{clue}</q>
+    </blockquote>
+  );
+}

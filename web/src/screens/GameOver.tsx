@@ -1,0 +1,38 @@
+import { navigate } from "../App";
+import { RabbitIcon } from "../components/Rabbit";
+import { rabbitHex } from "../components/colors";
+import { useI18n } from "../i18n/context";
+import type { GameView, RoomState } from "../protocol";
+import { seatName } from "../state/reducer";
+import { names } from "./Banner";
+import type { Send } from "./Room";
+
+/** The end: winners, final ranking, rematch (host) or a new room. */
+export function GameOver({ view, room, isHost, send }: { view: GameView; room: RoomState; isHost: boolean; send: Send }) {
+  const { t } = useI18n();
+  const ranking = [...view.players].sort((a, b) => (view.scores[b] ?? 0) - (view.scores[a] ?? 0));
+  const winners = names(room, view.winners);
+  return (
+    <section class="panel over" data-testid="game-over">
+      <h2>{t("over.title")}</h2>
+      {view.winners.length > 0 ? (
+        <p class="winners" data-testid="winners">🏆 {view.winners.length > 1 ? t("over.winners", { names: winners }) : t("over.winner", { names: winners })}</p>
+      ) : (
+        <p class="winners" data-testid="winners">{t("over.ended")}</p>
+      )}
+      <ol class="ranking">
+        {ranking.map((p) => (
+          <li key={p}>
+            <RabbitIcon color={rabbitHex(room.seats.find((s) => s.id === p)?.colour)} size={26} />
+            <span>{seatName(room, p)}</span>
+            <strong>{view.scores[p] ?? 0}</strong>
+          </li>
+        ))}
+      </ol>
+      <div class="over-actions">
+        {isHost ? <button class="btn btn-primary btn-big" onClick={() => send({ type: "rematch" })} data-testid="rematch">{t("over.rematch")}</button> : null}
+        <button class="btn" onClick={() => navigate("/")}>{t("over.home")}</button>
+      </div>
+    </section>
+  );
+}

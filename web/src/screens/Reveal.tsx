@@ -1,0 +1,77 @@
+import { CardRow, type RowCard } from "../components/CardRow";
+import { RabbitIcon } from "../components/Rabbit";
+import { rabbitHex } from "../components/colors";
+import { useI18n } from "../i18n/context";
+import type { T } from "../i18n";
+import type { RoomState, RoundResult } from "../protocol";
+import { roundPoints, seatName } from "../state/reducer";
+import { ClueBubble, names } from "./Banner";
+
+export function cardAlt(t: T, index: number): string {
+  return t("game.cardAlt", { n: index + 1 });
+}
+
+export function Reveal({ result, room, onZoom, onClose }: { result: RoundResult; room: RoomState; onZoom: (cards: RowCard[], i: number) => void; onClose?: () => void }) {
+  const { t } = useI18n();
+  const points = roundPoints(result);
+  const owner = new Map(result.owners.map((o) => [o.card, o.player]));
+  const cards: RowCard[] = result.table.map((id, i) => {
+    const voters = result.votes.filter((v) => v.card === id).map((v) => v.player);
+    const who = owner.get(id) ?? "";
+    const teller = id === result.storyteller_card;
+    return {
+      id,
+      alt: cardAlt(t, i),
+      number: i + 1,
+      tag: teller ? t("reveal.storytellerCard", { name: seatName(room, who) }) : undefined,
+      selected: teller,
+      extra: (
+        <div class="reveal-info">
+          {!teller ? <span class="reveal-owner">{t("reveal.owner", { name: seatName(room, who) })}</span> : null}
+          <span class="voters" aria-label={voters.length ? t("reveal.votedBy", { names: names(room, voters) }) : t("reveal.noVotes")}>
+            {voters.map((v) => (
+              <span class="voter" key={v}><RabbitIcon color={rabbitHex(room.seats.find((s) => s.id === v)?.colour)} size={18} />{seatName(room, v)}</span>
+            ))}
+          </span>
+        </div>
+      ),
+    };
+  });
+  return (
+    <section class="panel reveal" data-testid="reveal" aria-labelledby="reveal-title">
+      <h2 id="reveal-title">{t("reveal.title")} · {t("game.round", { n: result.round })}</h2>
+      <ClueBubble clue={result.clue} teller={seatName(room, result.storyteller)} />
+      <p class="outcome">{t(`reveal.outcome.${result.outcome}`)}</p>
+      <CardRow cards={cards} label={t("game.table")} kind="table" onZoom={(i) => onZoom(cards, i)} t={t} />
+      <h3>{t("reveal.roundPoints")}</h3>
+      <ul class="points" data-testid="round-points">
+        {seatOrder(room, result).map((p) => {
+          const entry = points.get(p);
+          return (
+            <li key={p} data-testid="round-point" data-player={p}>
+              <RabbitIcon color={rabbitHex(room.seats.find((s) => s.id === p)?.colour)} size={22} />
+              <strong>{seatName(room, p)}</strong>
+              <span class="points-total">+{entry?.total ?? 0}</span>
+              <span class="points-why">
+                {entry ? entry.reasons.map((r) => `${r.points} · ${reasonText(t, r.reason)}`).join("; ") : t("reason.none")}
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+      {onClose ? <button class="btn btn-primary reveal-close" onClick={onClose} data-testid="reveal-close">{t("reveal.continue")}</button> : null}
+    </section>
+  );
+}
+
+/** The round's players in seat order (the room's seats), whoever owned a card on the table. */
+function seatOrder(room: RoomState, result: RoundResult): string[] {
+  const inRound = new Set(result.owners.map((o) => o.player));
+  const seated = room.seats.map((s) => s.id).filter((id) => inRound.has(id));
+  return [...seated, ...[...inRound].filter((id) => !seated.includes(id))];
+}
+
+export function reasonText(t: T, reason: string): string {
+  const text = t(`reason.${reason}`);
+  return text.startsWith("⟦") ? reason : text;
+}
