@@ -75,6 +75,7 @@ export function Game({ state, send }: { state: ClientState; send: Send }) {
       <form class="actionbar actionbar--clue" onSubmit={(e) => { e.preventDefault(); act(); }}>
         <label class="sr-only" for="clue-input">{t("game.clueLabel")}</label>
         <input id="clue-input" value={clue} maxLength={legal.max_clue_length || undefined} placeholder={t("game.cluePlaceholder")} onInput={(e) => setClue(e.currentTarget.value)} data-testid="clue-input" autoComplete="off" />
+        {legal.max_clue_length ? <span class="counter" aria-hidden="true">{clue.length}/{legal.max_clue_length}</span> : null}
         <button class="btn btn-primary" type="submit" disabled={!selected[0] || !clue.trim() || pending} data-testid="tell">
           {selected[0] ? t("game.tell") : t("game.chooseCard")}
         </button>
