@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -17,11 +16,15 @@ from dixit.decks.generator import DEFAULT_SEED, generate_decks
 from dixit.decks.library import builtin_root
 from dixit.decks.planner import DECK_SIZE
 from dixit.decks.sheet import contact_sheet
+from dixit.storage import default_data_dir
+
+DATA_DIR_HELP = "data folder (default: $DIXIT_DATA_DIR or ~/.local/share/dixit, as dixit serve)"
 
 
 def _data_dir(args: argparse.Namespace) -> Path:
+    """The same data directory ``dixit serve`` uses, so imported decks show up in the lobby."""
     given: str | None = args.data_dir
-    return Path(given or os.environ.get("DIXIT_DATA_DIR") or "data")
+    return Path(given) if given else default_data_dir()
 
 
 def _generate(args: argparse.Namespace) -> int:
@@ -128,11 +131,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     imp = sub.add_parser("import", help="import a folder or zip of PNG/JPEG/WebP images")
     imp.add_argument("path", help="folder, zip file, or single image")
     imp.add_argument("--name", required=True, help="the deck's display name")
-    imp.add_argument("--data-dir", help="data folder (default $DIXIT_DATA_DIR or ./data)")
+    imp.add_argument("--data-dir", help=DATA_DIR_HELP)
     imp.add_argument("--json", action="store_true", help="print the report as JSON")
     imp.set_defaults(func=_import)
 
     lst = sub.add_parser("list", help="list built-in and imported decks")
-    lst.add_argument("--data-dir", help="data folder (default $DIXIT_DATA_DIR or ./data)")
+    lst.add_argument("--data-dir", help=DATA_DIR_HELP)
     lst.add_argument("--json", action="store_true")
     lst.set_defaults(func=_list)
