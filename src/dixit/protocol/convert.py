@@ -139,3 +139,95 @@ def redact(event: Event, viewer: str | None) -> m.GameEventUnion:
     if isinstance(event, GameEnded):
         return m.GameEndedEvent.model_construct(winners=list(event.winners), reason=event.reason)
     raise TypeError(f"no redaction for {type(event).__name__}")
+
+
+# ----------------------------------------------------------------------------- fast path
+# The same wire values as plain dicts, for the broadcast after every action: building ~40
+# pydantic models per update cost a third of the server's time. tests/protocol/test_convert.py
+# checks that both paths always give the same JSON.
+
+_RULES_CACHE: dict[EngineRules, dict[str, object]] = {}
+
+
+def rules_dict(rules: EngineRules) -> dict[str, object]:
+    cached = _RULES_CACHE.get(rules)
+    if cached is None:
+        cached = _RULES_CACHE[rules] = rules_model(rules).model_dump(mode="json")
+    return cached
+
+
+def legal_dict(legal: EngineLegal) -> dict[str, object]:
+    return {
+        "give_clue": list(legal.give_clue),
+        "submit": list(legal.submit),
+        "submit_count": legal.submit_count,
+        "vote": list(legal.vote),
+        "max_clue_length": legal.max_clue_length,
+    }
+
+
+def view_dict(
+    view: PlayerView, *, with_rounds: bool = True, legal: EngineLegal | None = None
+) -> dict[str, object]:
+    """:func:`view_model` as a plain dict; ``with_rounds=False`` leaves ``rounds`` empty (the
+    caller splices in a cached copy), ``legal`` overrides the legal actions."""
+    return {
+        "viewer": view.viewer,
+        "version": view.version,
+        "rules": rules_dict(view.rules),
+        "players": list(view.players),
+        "phase": view.phase.value,
+        "round": view.round,
+        "storyteller": view.storyteller,
+        "clue": view.clue,
+        "hand": None if view.hand is None else list(view.hand),
+        "my_cards": list(view.my_cards),
+        "my_vote": view.my_vote,
+        "table": list(view.table),
+        "acted": list(view.acted),
+        "waiting_for": list(view.waiting_for),
+        "scores": dict(view.scores),
+        "pile_count": view.pile_count,
+        "discard_count": view.discard_count,
+        "rounds": (
+            [round_model(r).model_dump(mode="json") for r in view.rounds] if with_rounds else []
+        ),
+        "winners": list(view.winners),
+        "legal": legal_dict(view.legal if legal is None else legal),
+    }
+
+
+def redact_dict(event: Event, viewer: str | None) -> dict[str, object]:
+    """:func:`redact` as a plain dict (the wire JSON)."""
+    if isinstance(event, CardsDrawn):
+        return {
+            "type": "CardsDrawn",
+            "draws": [
+                {"player": p, "count": len(cards), "cards": list(cards) if p == viewer else None}
+                for p, cards in event.draws
+            ],
+        }
+    if isinstance(event, RoundStarted):
+        return {"type": "RoundStarted", "round": event.round, "storyteller": event.storyteller}
+    if isinstance(event, ClueGiven):
+        mine = viewer is not None and event.storyteller == viewer
+        return {
+            "type": "ClueGiven",
+            "storyteller": event.storyteller,
+            "clue": event.clue,
+            "card": event.card if mine else None,
+        }
+    if isinstance(event, CardsSubmitted):
+        mine = viewer is not None and event.player == viewer
+        return {
+            "type": "CardsSubmitted",
+            "player": event.player,
+            "count": len(event.cards),
+            "cards": list(event.cards) if mine else None,
+        }
+    if isinstance(event, TableLaid):
+        return {"type": "TableLaid", "cards": list(event.cards)}
+    if isinstance(event, VoteCast):
+        mine = viewer is not None and event.player == viewer
+        return {"type": "VoteCast", "player": event.player, "card": event.card if mine else None}
+    return redact(event, viewer).model_dump(mode="json")

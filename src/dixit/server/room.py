@@ -41,7 +41,7 @@ from dixit.engine import (
 from dixit.engine.rules import Rules
 from dixit.engine.serialize import event_from_json, event_to_json
 from dixit.protocol import messages as m
-from dixit.protocol.convert import redact, round_model, view_model
+from dixit.protocol.convert import redact_dict, round_model, view_dict
 from dixit.pubsub import PubSub, Subscription
 from dixit.storage import EventStore, RoomRecord, StoredEvent, VersionConflict
 
@@ -315,19 +315,16 @@ class Room:
         """
         assert self.state is not None
         view = player_view(self.state, viewer)
-        changes: dict[str, Any] = {"rounds": ()}
-        if self.data.status != "playing":
-            changes["legal"] = LegalActions()
-        update = m.GameUpdate.model_construct(
-            from_version=from_version,
-            events=[
-                m.VersionedEvent.model_construct(version=v, event=redact(e, viewer))
-                for v, e in events
-            ],
-            view=view_model(dataclasses.replace(view, **changes)),
-            reset=reset,
-        )
-        text = update.model_dump_json()
+        legal = None if self.data.status == "playing" else LegalActions()
+        update = {
+            "type": "game",
+            "v": m.PROTOCOL_VERSION,
+            "from_version": from_version,
+            "events": [{"version": v, "event": redact_dict(e, viewer)} for v, e in events],
+            "view": view_dict(view, with_rounds=False, legal=legal),
+            "reset": reset,
+        }
+        text = json.dumps(update, separators=(",", ":"), ensure_ascii=False)
         return text.replace('"rounds":[]', '"rounds":' + self._rounds_json(), 1)
 
     def _rounds_json(self) -> str:
