@@ -129,8 +129,9 @@ def _submit(state: GameState, command: SubmitCards, rng: random.Random) -> list[
     if len(set(cards)) != len(cards):
         raise GameError(errors.DUPLICATE_CARD, "the same card twice")
     hand = state.hands[player]
-    if any(card not in hand for card in cards):
-        raise GameError(errors.CARD_NOT_IN_HAND, "that card is not in your hand")
+    for card in cards:
+        if card not in hand:
+            raise GameError(errors.CARD_NOT_IN_HAND, "that card is not in your hand")
     events: list[Event] = [CardsSubmitted(player=player, cards=tuple(cards))]
     if len(state.submissions) + 1 == len(state.players) - 1:
         assert state.storyteller_card is not None
@@ -181,8 +182,8 @@ def _end_round(state: GameState, votes: dict[PlayerId, str], rng: random.Random)
         clue=state.clue or "",
         storyteller_card=state.storyteller_card,
         table=state.table,
-        owners=tuple((card, owner_of[card]) for card in state.table),
-        votes=tuple((p, votes[p]) for p in players if p in votes),
+        owners=tuple([(card, owner_of[card]) for card in state.table]),
+        votes=tuple([(p, votes[p]) for p in players if p in votes]),
         outcome=outcome,
         awards=awards,
     )
@@ -222,4 +223,4 @@ def _end_round(state: GameState, votes: dict[PlayerId, str], rng: random.Random)
 
 def _game_over(scores: dict[PlayerId, int], reason: str) -> GameEnded:
     best = max(scores.values())
-    return GameEnded(winners=tuple(p for p, s in scores.items() if s == best), reason=reason)
+    return GameEnded(winners=tuple([p for p, s in scores.items() if s == best]), reason=reason)

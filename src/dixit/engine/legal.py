@@ -51,7 +51,7 @@ def legal_actions(state: GameState, player: PlayerId) -> LegalActions:
         if player == state.storyteller or player in state.votes:
             return NOTHING
         own = state.submissions[player]
-        return LegalActions(vote=tuple(c for c in state.table if c not in own))
+        return LegalActions(vote=tuple([c for c in state.table if c not in own]))
     return NOTHING
 
 
@@ -64,5 +64,5 @@ def waiting_for(state: GameState) -> tuple[PlayerId, ...]:
             p for p in state.players if p != state.storyteller and p not in state.submissions
         )
     if state.phase is Phase.VOTE:
-        return tuple(p for p in state.players if p != state.storyteller and p not in state.votes)
+        return tuple([p for p in state.players if p != state.storyteller and p not in state.votes])
     return ()

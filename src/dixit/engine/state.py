@@ -64,7 +64,7 @@ class GameState:
     @property
     def voters(self) -> tuple[PlayerId, ...]:
         """Everyone but the storyteller, in seat order."""
-        return tuple(p for p in self.players if p != self.storyteller)
+        return tuple([p for p in self.players if p != self.storyteller])
 
     def owner_of(self, card: CardId) -> PlayerId | None:
         """Who put ``card`` on the table this round (engine-internal: never shown before reveal)."""
@@ -201,7 +201,7 @@ def _round_started(s: GameState, event: RoundStarted) -> None:
 
 def _clue_given(s: GameState, event: ClueGiven) -> None:
     hands = dict(s.hands)
-    hands[event.storyteller] = tuple(c for c in hands[event.storyteller] if c != event.card)
+    hands[event.storyteller] = tuple([c for c in hands[event.storyteller] if c != event.card])
     s.hands = hands
     s.phase = Phase.SUBMIT
     s.storyteller = event.storyteller
@@ -211,7 +211,7 @@ def _clue_given(s: GameState, event: ClueGiven) -> None:
 
 def _cards_submitted(s: GameState, event: CardsSubmitted) -> None:
     hands = dict(s.hands)
-    hands[event.player] = tuple(c for c in hands[event.player] if c not in event.cards)
+    hands[event.player] = tuple([c for c in hands[event.player] if c not in event.cards])
     s.hands = hands
     s.submissions = {**s.submissions, event.player: event.cards}
 

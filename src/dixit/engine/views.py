@@ -47,9 +47,9 @@ class PlayerView:
 
 def _acted(state: GameState) -> tuple[PlayerId, ...]:
     if state.phase is Phase.SUBMIT:
-        return tuple(p for p in state.players if p in state.submissions)
+        return tuple([p for p in state.players if p in state.submissions])
     if state.phase is Phase.VOTE:
-        return tuple(p for p in state.players if p in state.votes)
+        return tuple([p for p in state.players if p in state.votes])
     return ()
 
 
