@@ -205,3 +205,20 @@ def test_a_missing_file_is_an_error(dixit: Runner, tmp_path: Path) -> None:
     result = dixit("replay", str(tmp_path / "nope.jsonl"))
     assert result.status == 2
     assert result.error()["code"] == "io/unreadable"
+
+
+def test_a_game_ended_early_replays(dixit: Runner, tmp_path: Path) -> None:
+    import random as _random
+
+    from dixit.engine import EndGame, StartGame, execute, rules_for
+    from dixit.engine.serialize import event_to_json
+
+    rng = _random.Random(5)
+    deck = tuple(f"c{i:02}" for i in range(84))
+    state, events = execute(None, StartGame(("a", "b", "c", "d"), deck, rules_for("classic")), rng)
+    state, more = execute(state, EndGame(), rng)
+    log = tmp_path / "ended.jsonl"
+    log.write_text("".join(json.dumps(event_to_json(e)) + "\n" for e in [*events, *more]))
+    result = dixit("replay", str(log), "--check")
+    assert result.status == 0, result.err
+    assert "ended_by_host" in result.out

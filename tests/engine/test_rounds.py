@@ -268,3 +268,21 @@ def test_game_over_rejects_everything(driver):
     with pytest.raises(GameError) as error:
         game.clue("bob")
     assert error.value.code == "game/over"
+
+
+def test_the_game_can_be_ended_early_and_the_leaders_win(driver):
+    from dixit.engine import EndGame
+
+    game = driver(FOUR, first="ann")
+    game.round("ann", {"bob": "ann", "cat": "dan", "dan": "cat"})
+    game.clue("bob")
+    game.submit("cat")
+    for reason in ("", "deck_exhausted", "x" * 65):
+        with pytest.raises(GameError) as error:
+            game.do(EndGame(reason))
+        assert error.value.code == "command/malformed"
+    game.do(EndGame())
+    assert game.state.phase is Phase.OVER
+    assert game.state.end_reason == "ended_by_host"
+    assert game.state.winners == ("ann", "bob")  # 3 each
+    assert len(game.state.all_cards()) == 84

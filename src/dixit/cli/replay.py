@@ -26,6 +26,7 @@ from dixit.engine import (
     CastVote,
     ClueGiven,
     Command,
+    EndGame,
     Event,
     GameEnded,
     GameError,
@@ -48,7 +49,7 @@ from dixit.engine.serialize import dumps
 
 from ._common import LogError, parse_events_text, print_error, quiet_broken_pipe
 
-PLAYER_EVENTS = (ClueGiven, CardsSubmitted, VoteCast)
+PLAYER_EVENTS = (ClueGiven, CardsSubmitted, VoteCast, GameEnded)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -134,6 +135,8 @@ def _command_for(event: Event) -> Command | None:
         return SubmitCards(event.player, event.cards)
     if isinstance(event, VoteCast):
         return CastVote(event.player, event.card)
+    if isinstance(event, GameEnded):  # ended early (by the host); rules endings follow a vote
+        return EndGame(event.reason)
     return None
 
 
@@ -200,7 +203,7 @@ def verify(events: Sequence[Event]) -> GameState:
             raise LogError(
                 codes.EVENT_INVALID,
                 f"{type(events[at]).__name__} here does not follow from the rules; "
-                "expected a player's clue, cards or vote",
+                "expected a player's clue, cards or vote, or the game ended early",
                 at,
             )
         state, at = _step(state, command, events, at)

@@ -9,7 +9,16 @@
 (<Phase.CLUE: 'clue'>, 'ann', 6, 60)
 """
 
-from .commands import CardId, CastVote, Command, GiveClue, PlayerId, StartGame, SubmitCards
+from .commands import (
+    CardId,
+    CastVote,
+    Command,
+    EndGame,
+    GiveClue,
+    PlayerId,
+    StartGame,
+    SubmitCards,
+)
 from .decide import decide, execute
 from .errors import GameError
 from .events import (
@@ -40,6 +49,7 @@ __all__ = [
     "CastVote",
     "ClueGiven",
     "Command",
+    "EndGame",
     "Event",
     "GameEnded",
     "GameError",

@@ -45,7 +45,14 @@ class CastVote:
     card: CardId
 
 
-Command = StartGame | GiveClue | SubmitCards | CastVote
+@dataclass(frozen=True, slots=True)
+class EndGame:
+    """End the game now (e.g. the host stops it): the leaders at this moment win."""
+
+    reason: str = "ended_by_host"
+
+
+Command = StartGame | GiveClue | SubmitCards | CastVote | EndGame
 PLAYER_COMMANDS: tuple[type[GiveClue | SubmitCards | CastVote], ...] = (
     GiveClue,
     SubmitCards,

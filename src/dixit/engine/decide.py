@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from . import errors
-from .commands import CastVote, Command, GiveClue, PlayerId, StartGame, SubmitCards
+from .commands import CastVote, Command, EndGame, GiveClue, PlayerId, StartGame, SubmitCards
 from .errors import GameError
 from .events import (
     CardsDrawn,
@@ -31,6 +31,7 @@ from .state import GameState, Phase, evolve_all
 END_DECK = "deck_exhausted"
 END_SCORE = "score_reached"
 END_ROUNDS = "round_limit"
+RULES_ENDINGS = (END_DECK, END_SCORE, END_ROUNDS)
 
 
 def decide(state: GameState | None, command: Command, rng: random.Random) -> list[Event]:
@@ -43,6 +44,13 @@ def decide(state: GameState | None, command: Command, rng: random.Random) -> lis
         raise GameError(errors.GAME_NOT_STARTED, "the game has not started")
     if state.phase is Phase.OVER:
         raise GameError(errors.GAME_OVER, "the game is over")
+    if isinstance(command, EndGame):
+        reason = command.reason if isinstance(command.reason, str) else ""
+        if not reason or len(reason) > 64 or reason in RULES_ENDINGS:
+            raise GameError(
+                errors.MALFORMED, "an end reason is 1 to 64 characters and not a rules ending"
+            )
+        return [_game_over(state.scores, reason)]
     if command.player not in state.hands:
         raise GameError(errors.NOT_A_PLAYER, f"{command.player!r} is not playing in this game")
     if isinstance(command, GiveClue):
@@ -222,5 +230,6 @@ def _end_round(state: GameState, votes: dict[PlayerId, str], rng: random.Random)
 
 
 def _game_over(scores: dict[PlayerId, int], reason: str) -> GameEnded:
+    """Players tied for the most points share the victory."""
     best = max(scores.values())
     return GameEnded(winners=tuple([p for p, s in scores.items() if s == best]), reason=reason)

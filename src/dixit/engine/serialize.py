@@ -14,7 +14,7 @@ from enum import Enum
 from typing import Any, Union
 
 from . import errors
-from .commands import CastVote, Command, GiveClue, StartGame, SubmitCards
+from .commands import CastVote, Command, EndGame, GiveClue, StartGame, SubmitCards
 from .errors import GameError
 from .events import EVENT_TYPES, Event
 from .legal import LegalActions
@@ -24,7 +24,7 @@ from .views import PlayerView
 SCHEMA_VERSION = 1
 
 COMMAND_TYPES: dict[str, type[Any]] = {
-    cls.__name__: cls for cls in (StartGame, GiveClue, SubmitCards, CastVote)
+    cls.__name__: cls for cls in (StartGame, GiveClue, SubmitCards, CastVote, EndGame)
 }
 EVENT_TYPES_BY_NAME: dict[str, type[Any]] = {cls.__name__: cls for cls in EVENT_TYPES}
 JSON = Any
