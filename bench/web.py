@@ -1,6 +1,6 @@
 """Web client benchmarks: bundle size (gzipped) and time-to-playable in headless Chromium.
 
-    make web-build && .venv/bin/python tests/e2e/bench_web.py
+    make web-build chromium && .venv/bin/python bench/web.py
 
 Time-to-playable: from navigation start (``performance.timeOrigin``) until the first card of the
 player's hand is decoded and on screen, for a player opening a game in progress over loopback:
@@ -17,7 +17,8 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+# The browser-test helpers start the server and Chromium the same way the e2e tests do.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "e2e"))
 
 from e2e_helpers import DESKTOP, PHONE, api
 from e2e_server import CHROMIUM, CHROMIUM_ARGS, ROOT, committed_decks, start_server, stop_server
