@@ -16,7 +16,7 @@ from dixit.storage import SQLiteEventStore
 
 from .harness import Client, Message, ServerProcess, create_room, http, join_room, play_until_over
 
-GAMES = 14
+GAMES = 30
 
 
 def _strings(value: Any) -> Iterator[str]:
