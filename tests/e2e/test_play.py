@@ -260,6 +260,9 @@ def test_host_hands_a_late_seat_to_the_computer_and_ends_the_game(players: Any) 
     ann.page.get_by_role("button", name="End the game now").click()
     for p in (ann, bo):
         expect(p.page.get_by_test_id("game-over")).to_be_visible()
+        # The engine ended it: the leaders (all on 0 here) share the win, and the reason shows.
+        expect(p.page.get_by_test_id("winners")).not_to_be_empty()
+        expect(p.page.get_by_test_id("end-reason")).to_be_visible()
 
 
 def test_anyone_may_claim_the_first_clue(players: Any) -> None:

@@ -12,7 +12,7 @@ def test_lobby_profiles_settings_and_limits(server: ServerProcess) -> None:
     async def main() -> None:
         ticket = create_room(server.base, "Ann", max_players=4, bots=1)
         code = ticket["code"]
-        status, answer = http(server.base, "POST", f"/api/rooms/{code}/join", {"name": "x" * 30})
+        status, answer = http(server.base, "POST", f"/api/rooms/{code}/join", {"name": "x" * 33})
         assert status == 422
         bo = join_room(server.base, code.lower(), "Bo")  # codes are case-insensitive
         status, answer = http(
@@ -86,8 +86,10 @@ def test_host_controls_kick_bot_handover_end_and_rematch(server: ServerProcess) 
         )
         # Bo (host now) ends the game; leaders win; nothing is legal any more.
         assert (await bo.command("end_game"))["type"] == "ack"
+        # The engine ends it (the log records GameEnded); then the room says it is over.
+        ended = await cy.until(lambda m: m["type"] == "game" and m["view"]["phase"] == "over")
+        assert ended["view"]["winners"] and ended["events"][-1]["event"]["type"] == "GameEnded"
         await cy.until(lambda m: m["type"] == "room" and m["room"]["status"] == "over")
-        await cy.until(lambda m: m["type"] == "game")
         assert cy.view is not None and not any(cy.view["legal"][k] for k in ("submit", "vote"))
         answer = await cy.command("submit_cards", cards=cy.view["hand"][:1])
         assert answer["code"] in ("room/not_playing", "action/already_submitted")

@@ -38,6 +38,7 @@ export function view(over: Partial<GameView> = {}): GameView {
     scores: { p1: 0, p2: 0, p3: 0 },
     pile_count: 63,
     discard_count: 0,
+    end_reason: null,
     rounds: [],
     winners: [],
     legal: { give_clue: ["a", "b", "c", "d", "e", "f", "g"], submit: [], submit_count: 0, vote: [], max_clue_length: 200 },

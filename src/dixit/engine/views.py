@@ -38,6 +38,7 @@ class PlayerView:
     discard_count: int
     rounds: tuple[RoundScored, ...]  # every revealed round, oldest first
     winners: tuple[PlayerId, ...]
+    end_reason: str | None  # deck_exhausted | score_reached | round_limit | ended_by_host
     legal: LegalActions
 
     @property
@@ -92,5 +93,6 @@ def player_view(state: GameState, viewer: PlayerId | None) -> PlayerView:
         discard_count=len(state.discard),
         rounds=state.rounds,
         winners=state.winners,
+        end_reason=state.end_reason,
         legal=legal,
     )

@@ -94,6 +94,7 @@ def view_model(view: PlayerView) -> m.GameView:
         discard_count=view.discard_count,
         rounds=[round_model(r) for r in view.rounds],
         winners=list(view.winners),
+        end_reason=view.end_reason,
         legal=legal_model(view.legal),
     )
 
@@ -193,6 +194,7 @@ def view_dict(
             [round_model(r).model_dump(mode="json") for r in view.rounds] if with_rounds else []
         ),
         "winners": list(view.winners),
+        "end_reason": view.end_reason,
         "legal": legal_dict(view.legal if legal is None else legal),
     }
 

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, RootModel
 PROTOCOL_VERSION = 1
 
 MAX_MESSAGE_BYTES = 16 * 1024
-MAX_NAME_LENGTH = 24
+MAX_NAME_LENGTH = 32
 MAX_CLUE_LENGTH = 2000  # the rules' clue_max_length (default 200) is checked by the engine
 MAX_COMMAND_ID_LENGTH = 64
 RABBIT_COLOURS = ("red", "orange", "yellow", "green", "blue", "purple", "pink", "white")
@@ -327,6 +327,10 @@ class GameView(ServerModel):
     discard_count: int
     rounds: list[RoundResult]
     winners: list[SeatId]
+    end_reason: str | None = Field(
+        default=None,
+        description="why the game ended: deck_exhausted, score_reached, round_limit, ended_by_host",
+    )
     legal: LegalActions
 
 

@@ -22,6 +22,7 @@ from dixit.bots import RandomBot
 from dixit.engine import (
     CastVote,
     Command,
+    EndGame,
     Event,
     GameError,
     GameState,
@@ -451,7 +452,7 @@ class Room:
         if isinstance(msg, m.TransferHost):
             return await self._transfer_host(msg.seat)
         if isinstance(msg, m.EndGame):
-            return await self._end_game()
+            return await self._end_game(seat, command_id)
         if isinstance(msg, m.Rematch):
             return await self._rematch()
         raise ServerError("command/unknown_type", f"unexpected {type(msg).__name__}")
@@ -669,21 +670,11 @@ class Room:
         self.data.host = target.id
         return await self._save()
 
-    async def _end_game(self) -> int:
+    async def _end_game(self, host: SeatRecord, command_id: str | None) -> int:
+        """The engine ends the game (the leaders win); the log records it like any move."""
         if self.data.status != "playing" or self.state is None:
             raise ServerError(err.NOT_PLAYING, "no game is being played")
-        scores = self.state.scores
-        best = max(scores.values())
-        self.data.status = "over"
-        self.data.ended_by_host = True
-        self.data.winners = [p for p in self.state.players if scores[p] == best]
-        self.data.deadline = None
-        version = await self._save()
-        for conn in list(self.conns.values()):
-            update = self.catch_up(conn.seat, None)
-            if update is not None:
-                conn.send(update)
-        return version
+        return await self._apply(EndGame(), command_id, host.id, {"ended_by_host": True})
 
     async def _rematch(self) -> int:
         if self.data.status != "over":

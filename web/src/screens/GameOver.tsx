@@ -17,9 +17,10 @@ export function GameOver({ view, room, isHost, send }: { view: GameView; room: R
       <h2>{t("over.title")}</h2>
       {view.winners.length > 0 ? (
         <p class="winners" data-testid="winners">🏆 {view.winners.length > 1 ? t("over.winners", { names: winners }) : t("over.winner", { names: winners })}</p>
-      ) : (
-        <p class="winners" data-testid="winners">{t("over.ended")}</p>
-      )}
+      ) : null}
+      {view.winners.length === 0 || view.end_reason === "ended_by_host" ? (
+        <p class="end-reason" data-testid="end-reason">{t("over.ended")}</p>
+      ) : null}
       <ol class="ranking">
         {ranking.map((p) => (
           <li key={p}>
