@@ -11,11 +11,7 @@ import time
 from pathlib import Path
 
 from dixit.decks import DeckLibrary
-from dixit.decks.catalog import default_node_modules, write_catalog
-from dixit.decks.generator import DEFAULT_SEED, generate_decks
 from dixit.decks.library import builtin_root
-from dixit.decks.planner import DECK_SIZE
-from dixit.decks.sheet import contact_sheet
 from dixit.storage import default_data_dir
 
 DATA_DIR_HELP = "data folder (default: $DIXIT_DATA_DIR or ~/.local/share/dixit, as dixit serve)"
@@ -28,6 +24,14 @@ def _data_dir(args: argparse.Namespace) -> Path:
 
 
 def _generate(args: argparse.Namespace) -> int:
+    # The painting stack (numpy, resvg) loads only here, so other commands start fast.
+    from dixit.decks.catalog import default_node_modules, write_catalog
+    from dixit.decks.generator import DEFAULT_SEED, generate_decks
+    from dixit.decks.planner import DECK_SIZE
+    from dixit.decks.sheet import contact_sheet
+
+    seed = DEFAULT_SEED if args.seed is None else args.seed
+    size = DECK_SIZE if args.size is None else args.size
     if args.refresh_catalog:
         node_modules = Path(args.node_modules) if args.node_modules else default_node_modules()
         if not (node_modules / "@iconify-json" / "fluent-emoji-flat").is_dir():
@@ -51,11 +55,11 @@ def _generate(args: argparse.Namespace) -> int:
         if not args.quiet and (i % 12 == 0 or i == n):
             print(f"  {slug}: {i}/{n} cards ({time.perf_counter() - t0:.0f} s)", file=sys.stderr)
 
-    manifests = generate_decks(out, args.seed, args.decks, args.size, progress)
+    manifests = generate_decks(out, seed, args.decks, size, progress)
     total = sum(len(m["cards"]) for m in manifests)
     print(
         f"{total} cards in {len(manifests)} deck(s) written to {out} "
-        f"in {time.perf_counter() - t0:.1f} s (seed {args.seed})"
+        f"in {time.perf_counter() - t0:.1f} s (seed {seed})"
     )
     if args.contact_sheets:
         lib = DeckLibrary(_data_dir(args), builtin_dir=out)
@@ -112,9 +116,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     sub = parser.add_subparsers(dest="deck_command", required=True, metavar="ACTION")
 
     gen = sub.add_parser("generate", help="render the built-in generated decks from a seed")
-    gen.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    gen.add_argument("--seed", type=int, help="default: the built-in decks' seed")
     gen.add_argument("--decks", type=int, default=2, help="number of decks (default 2)")
-    gen.add_argument("--size", type=int, default=DECK_SIZE, help="cards per deck (default 84)")
+    gen.add_argument("--size", type=int, help="cards per deck (default 84)")
     gen.add_argument("--out", help="output folder (default: the package's shipped decks)")
     gen.add_argument("--contact-sheets", metavar="DIR", help="also write contact sheets here")
     gen.add_argument(
