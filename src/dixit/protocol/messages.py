@@ -598,6 +598,24 @@ class DeckList(ServerModel):
     decks: list[DeckInfo]
 
 
+class CardText(ServerModel):
+    """A card's words from its deck's metadata (None where the deck has none)."""
+
+    id: CardId
+    title: str | None = Field(description="a short title; null when the deck gives none")
+    alt: str | None = Field(
+        description="alt text (a literal description); null when the deck has no metadata"
+    )
+
+
+class DeckCards(ServerModel):
+    """GET /api/decks/{slug}/cards: every card of a deck with its alt text. Deck data only
+    (nothing about any game); ids are content hashes, so clients may cache it for good."""
+
+    slug: str
+    cards: list[CardText]
+
+
 class ApiError(ServerModel):
     code: str
     message: str

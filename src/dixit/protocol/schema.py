@@ -22,6 +22,7 @@ SCHEMA_MODELS: tuple[type[BaseModel], ...] = (
     m.JoinRoomRequest,
     m.SeatTicket,
     m.DeckList,
+    m.DeckCards,
     m.ApiError,
     m.RoomState,
 )

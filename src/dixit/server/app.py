@@ -17,7 +17,7 @@ from dixit.pubsub import open_pubsub
 from dixit.storage import open_store
 
 from . import errors as err
-from .cards import card_source
+from .cards import UnknownDeck, card_source
 from .config import ServerConfig
 from .errors import ServerError
 from .hub import Hub
@@ -110,6 +110,25 @@ def create_app(config: ServerConfig) -> FastAPI:
                 m.DeckInfo(slug=d.slug, name=d.name, card_count=d.card_count)
                 for d in hub().services.cards.decks()
             ]
+        )
+
+    @app.get(
+        "/api/decks/{slug}/cards", response_model=m.DeckCards, responses=ERRORS, tags=["decks"]
+    )
+    async def deck_cards(slug: str) -> Response:
+        """A deck's cards with their titles and alt text (deck data only, cacheable for good:
+        card ids are content hashes)."""
+        try:
+            words = hub().services.cards.card_words(slug)
+        except UnknownDeck:
+            raise ServerError("deck/not_found", f"no deck {slug!r}", 404) from None
+        body = m.DeckCards(
+            slug=slug, cards=[m.CardText(id=w.id, title=w.title, alt=w.alt) for w in words]
+        )
+        return Response(
+            body.model_dump_json(),
+            media_type="application/json",
+            headers={"Cache-Control": "public, max-age=86400"},
         )
 
     @app.post("/api/decks", responses=ERRORS, tags=["decks"])

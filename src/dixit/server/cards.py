@@ -28,6 +28,15 @@ class DeckSummary:
 
 
 @dataclass(frozen=True)
+class CardWords:
+    """A card's title and alt text from its deck's metadata (None where there is none)."""
+
+    id: str
+    title: str | None
+    alt: str | None
+
+
+@dataclass(frozen=True)
 class CardImage:
     media_type: str
     path: Path | None = None
@@ -45,6 +54,10 @@ class CardSource(Protocol):
         ...
 
     def image(self, card_id: str) -> CardImage | None: ...
+
+    def card_words(self, slug: str) -> list[CardWords]:
+        """Every card of one deck with its title and alt text; UnknownDeck if not known."""
+        ...
 
     async def import_upload(self, data: bytes, filename: str, name: str) -> dict[str, object]: ...
 
@@ -85,6 +98,11 @@ class PlaceholderCards:
         )
         return CardImage("image/svg+xml", content=svg.encode())
 
+    def card_words(self, slug: str) -> list[CardWords]:
+        if slug != self.SLUG:
+            raise UnknownDeck(slug)
+        return [CardWords(cid, None, None) for cid in self._ids]
+
     async def import_upload(self, data: bytes, filename: str, name: str) -> dict[str, object]:
         raise UnknownDeck("importing needs the deck library")
 
@@ -124,6 +142,18 @@ class LibraryCards:
             return CardImage(IMAGE_MEDIA_TYPE, path=self.library.card_image(card_id))
         except KeyError:
             return None
+
+    def card_words(self, slug: str) -> list[CardWords]:
+        if slug == PlaceholderCards.SLUG and not self._listed():
+            return self.placeholder.card_words(slug)
+        try:
+            deck = self.library.get(slug)
+        except (KeyError, OSError, ValueError):
+            raise UnknownDeck(slug) from None
+        return [
+            CardWords(c.id, c.title or None, c.alt_text if c.metadata is not None else None)
+            for c in deck.cards
+        ]
 
     async def import_upload(self, data: bytes, filename: str, name: str) -> dict[str, object]:
         report = await asyncio.to_thread(self.library.import_bytes, data, filename, name)
