@@ -10,6 +10,12 @@ let them know; views come from the engine's own :func:`~dixit.engine.player_view
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import orjson
+
 from dixit.engine import (
     CardsDrawn,
     CardsSubmitted,
@@ -233,3 +239,38 @@ def redact_dict(event: Event, viewer: str | None) -> dict[str, object]:
         mine = viewer is not None and event.player == viewer
         return {"type": "VoteCast", "player": event.player, "card": event.card if mine else None}
     return redact(event, viewer).model_dump(mode="json")
+
+
+# Events whose wire form depends on the viewer; every other event is the same for everyone and
+# is built once per broadcast (:func:`shared_event_dicts`).
+VIEWER_DEPENDENT = (CardsDrawn, ClueGiven, CardsSubmitted, VoteCast)
+
+
+def shared_event_dicts(events: Sequence[Event]) -> list[dict[str, object] | None]:
+    """For each event: its wire dict when every viewer sees the same, else None."""
+    return [None if isinstance(e, VIEWER_DEPENDENT) else redact_dict(e, None) for e in events]
+
+
+def to_json(value: Any) -> str:
+    """Compact JSON text, as ``json.dumps(value, separators=(",", ":"), ensure_ascii=False)``.
+
+    orjson is several times faster; what it refuses (a lone surrogate in a clue, an integer
+    beyond 64 bits) goes through the standard library instead, with the same result.
+    """
+    try:
+        return orjson.dumps(value).decode()
+    except (TypeError, UnicodeDecodeError):  # orjson.JSONEncodeError is a TypeError
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def ack_json(command_id: str, version: int, duplicate: bool) -> str:
+    """``Ack(id=…, version=…, duplicate=…).model_dump_json()``, without building the model."""
+    return to_json(
+        {
+            "type": "ack",
+            "v": m.PROTOCOL_VERSION,
+            "id": command_id,
+            "version": version,
+            "duplicate": duplicate,
+        }
+    )

@@ -5,9 +5,20 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import orjson
 from pydantic import ValidationError
 
-from .messages import CLIENT_MESSAGE_TYPES, MAX_MESSAGE_BYTES, PROTOCOL_VERSION, ClientModel
+from .messages import (
+    CLIENT_MESSAGE_TYPES,
+    MAX_CLUE_LENGTH,
+    MAX_COMMAND_ID_LENGTH,
+    MAX_MESSAGE_BYTES,
+    PROTOCOL_VERSION,
+    CastVote,
+    ClientModel,
+    GiveClue,
+    SubmitCards,
+)
 
 MALFORMED = "command/malformed"
 UNKNOWN_TYPE = "command/unknown_type"
@@ -33,14 +44,83 @@ def _describe(error: ValidationError) -> str:
     return "; ".join(parts)
 
 
+# ----------------------------------------------------------------------------- fast path
+# The three game moves are most of what clients send. A message that is certainly valid (exact
+# types, lengths within the limits, no unknown field) is built without pydantic; anything else,
+# valid or not, goes through ``model_validate`` for the same result or the same error.
+# tests/protocol/test_parse.py checks both paths agree.
+
+_CARD_MAX = 128
+
+
+def _is_id(value: object) -> bool:
+    return type(value) is str and 0 < len(value) <= MAX_COMMAND_ID_LENGTH
+
+
+def _is_card(value: object) -> bool:
+    return type(value) is str and 0 < len(value) <= _CARD_MAX
+
+
+def _fast_move(data: dict[str, Any]) -> ClientModel | None:
+    """The game move in ``data`` when it is certainly valid, else None (take the slow path)."""
+    kind = data.get("type")
+    if "v" in data and not (type(data["v"]) is int and data["v"] == PROTOCOL_VERSION):
+        return None
+    if kind == "cast_vote":
+        if data.keys() <= _VOTE_KEYS and _is_id(data.get("id")) and _is_card(data.get("card")):
+            return CastVote.model_construct(id=data["id"], card=data["card"])
+    elif kind == "submit_cards":
+        cards = data.get("cards")
+        if (
+            data.keys() <= _SUBMIT_KEYS
+            and _is_id(data.get("id"))
+            and type(cards) is list
+            and 1 <= len(cards) <= 3
+            and all(_is_card(c) for c in cards)
+        ):
+            return SubmitCards.model_construct(id=data["id"], cards=cards)
+    elif kind == "give_clue":
+        clue = data.get("clue")
+        if (
+            data.keys() <= _CLUE_KEYS
+            and _is_id(data.get("id"))
+            and _is_card(data.get("card"))
+            and type(clue) is str
+            and len(clue) <= MAX_CLUE_LENGTH
+        ):
+            return GiveClue.model_construct(id=data["id"], card=data["card"], clue=clue)
+    return None
+
+
+_VOTE_KEYS = frozenset({"type", "v", "id", "card"})
+_SUBMIT_KEYS = frozenset({"type", "v", "id", "cards"})
+_CLUE_KEYS = frozenset({"type", "v", "id", "card", "clue"})
+
+
 def parse_client_message(text: str | bytes) -> ClientModel:
     """The typed message in ``text``, or :class:`ProtocolError`."""
     if len(text) > MAX_MESSAGE_BYTES:
         raise ProtocolError(TOO_LARGE, f"a message has at most {MAX_MESSAGE_BYTES} bytes")
     try:
-        data: Any = json.loads(text)
+        data: Any = orjson.loads(text)
+    except orjson.JSONDecodeError:  # or JSON orjson refuses and the standard library reads
+        data = _loads(text)
+    else:
+        if type(data) is dict:
+            fast = _fast_move(data)
+            if fast is not None:
+                return fast
+    return _parse(data)
+
+
+def _loads(text: str | bytes) -> Any:
+    try:
+        return json.loads(text)
     except (ValueError, UnicodeDecodeError):
         raise ProtocolError(MALFORMED, "not valid JSON") from None
+
+
+def _parse(data: Any) -> ClientModel:
     if not isinstance(data, dict):
         raise ProtocolError(MALFORMED, "a message must be a JSON object")
     raw_id = data.get("id")

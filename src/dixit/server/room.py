@@ -42,7 +42,14 @@ from dixit.engine import (
 from dixit.engine.rules import Rules
 from dixit.engine.serialize import event_from_json, event_to_json
 from dixit.protocol import messages as m
-from dixit.protocol.convert import redact_dict, round_model, view_dict
+from dixit.protocol.convert import (
+    ack_json,
+    redact_dict,
+    round_model,
+    shared_event_dicts,
+    to_json,
+    view_dict,
+)
 from dixit.pubsub import PubSub, Subscription
 from dixit.storage import EventStore, RoomRecord, StoredEvent, VersionConflict
 
@@ -96,6 +103,7 @@ class Room:
         self.log: list[Event] = []
         self.seen: dict[tuple[str, str], int] = {}
         self._round_texts: list[str] = []
+        self._rounds_text: tuple[int, str] = (0, "[]")  # the joined texts, and how many
         self.conns: dict[int, Connection] = {}
         self._timer: asyncio.Task[None] | None = None
         self._timer_for: DeadlineRecord | None = None
@@ -308,24 +316,32 @@ class Room:
         from_version: int,
         events: Sequence[tuple[int, Event]],
         reset: bool,
+        shared: Sequence[dict[str, object] | None] | None = None,
     ) -> str:
         """The ``game`` message for one viewer, as JSON text.
 
         The revealed rounds are the same for every viewer and only grow, so each is serialized
-        once and spliced in: the update's cost stays flat as a game goes on.
+        once and spliced in: the update's cost stays flat as a game goes on. ``shared``: the
+        events' wire dicts that are the same for every viewer (None where they differ), built
+        once per broadcast.
         """
         assert self.state is not None
         view = player_view(self.state, viewer)
         legal = None if self.data.status == "playing" else LegalActions()
+        if shared is None:
+            shared = [None] * len(events)
         update = {
             "type": "game",
             "v": m.PROTOCOL_VERSION,
             "from_version": from_version,
-            "events": [{"version": v, "event": redact_dict(e, viewer)} for v, e in events],
+            "events": [
+                {"version": v, "event": redact_dict(e, viewer) if s is None else s}
+                for (v, e), s in zip(events, shared, strict=True)
+            ],
             "view": view_dict(view, with_rounds=False, legal=legal),
             "reset": reset,
         }
-        text = json.dumps(update, separators=(",", ":"), ensure_ascii=False)
+        text = to_json(update)
         return text.replace('"rounds":[]', '"rounds":' + self._rounds_json(), 1)
 
     def _rounds_json(self) -> str:
@@ -334,17 +350,22 @@ class Room:
         cache = self._round_texts
         if len(cache) > len(rounds):
             cache.clear()
-        for scored in rounds[len(cache) :]:
-            cache.append(round_model(scored).model_dump_json())
-        return "[" + ",".join(cache) + "]"
+        if len(cache) < len(rounds) or self._rounds_text[0] != len(cache):
+            for scored in rounds[len(cache) :]:
+                cache.append(round_model(scored).model_dump_json())
+            self._rounds_text = (len(cache), "[" + ",".join(cache) + "]")
+        return self._rounds_text[1]
 
     def _broadcast_game(self, from_version: int, events: Sequence[Event]) -> None:
+        if not self.conns:
+            return
         numbered = [(from_version + i + 1, e) for i, e in enumerate(events)]
+        shared = shared_event_dicts(events)
         texts: dict[str | None, str] = {}
         for conn in list(self.conns.values()):
             text = texts.get(conn.seat)
             if text is None:
-                text = self._game_update_text(conn.seat, from_version, numbered, False)
+                text = self._game_update_text(conn.seat, from_version, numbered, False, shared)
                 texts[conn.seat] = text
             conn.send(text)
 
@@ -391,7 +412,7 @@ class Room:
             key = (conn.seat, command_id)
             done = self.seen.get(key)
             if done is not None:
-                conn.send(m.Ack(id=command_id, version=done, duplicate=True))
+                conn.send(ack_json(command_id, done, True))
                 return
             seat = self.data.seat(conn.seat)
             if seat is None or seat.left or seat.token_hash != conn.token_hash:
@@ -407,7 +428,7 @@ class Room:
                     await self._sync_from_store()
                     done = self.seen.get(key)
                     if done is not None:
-                        conn.send(m.Ack(id=command_id, version=done, duplicate=True))
+                        conn.send(ack_json(command_id, done, True))
                         return
                     seat = self.data.seat(conn.seat) or seat
                     version = await self._dispatch(seat, msg, command_id)
@@ -421,7 +442,7 @@ class Room:
                 )
                 return
             self.seen[key] = version
-            conn.send(m.Ack(id=command_id, version=version, duplicate=False))
+            conn.send(ack_json(command_id, version, False))
             if isinstance(msg, m.Leave):
                 self._close_seat(seat.id, err.LEFT, "you left the room")
 

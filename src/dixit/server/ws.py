@@ -31,8 +31,10 @@ async def room_socket(ws: WebSocket, hub: Hub, code: str) -> None:
     attached = False
     try:
         while True:
-            timeout = None if attached else limits.hello_timeout_s
-            text = await asyncio.wait_for(ws.receive_text(), timeout)
+            if attached:
+                text = await ws.receive_text()
+            else:
+                text = await asyncio.wait_for(ws.receive_text(), limits.hello_timeout_s)
             if not conn.allow():
                 conn.send(m.Error(id=None, code=err.RATE, message="too many messages; slow down"))
                 continue
