@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -68,6 +69,18 @@ def test_four_players_play_a_round_to_the_reveal(players: Any) -> None:
         wait_turn(p, "waitClue")
         expect(p.page.get_by_test_id("banner")).to_contain_text("Ann")
         expect(choosable(p, "hand")).to_have_count(0)  # nothing legal: nothing enabled
+    # Every card in a hand has its alt text from the deck's metadata, not the "Card N" fallback.
+    hand = bo.page.locator("[data-testid=hand] [data-testid=hand-card]")
+    expect(hand.locator("img").first).not_to_have_attribute("alt", re.compile(r"^Card \d+$"))
+    ids = [c.get_attribute("data-card") or "" for c in hand.all()]
+    alts = bo.page.evaluate(
+        """async (slug) => Object.fromEntries((await (await fetch(`/api/decks/${slug}/cards`))
+        .json()).cards.map((c) => [c.id, c.alt]))""",
+        ids[0].rsplit("-", 1)[0],
+    )
+    assert len(ids) == 6 and all(alts.get(i) for i in ids), (ids, alts)
+    for card, cid in zip(hand.all(), ids, strict=True):
+        expect(card.locator("img")).to_have_attribute("alt", alts[cid])
     tell(ann, "a long way home")
     for p in (bo, cy, di):
         expect(p.page.get_by_test_id("clue-text")).to_have_text("a long way home")

@@ -23,7 +23,8 @@ const key = schema.$defs ? "$defs" : "definitions";
 function dropTitles(node) {
   if (Array.isArray(node)) return node.forEach(dropTitles);
   if (node && typeof node === "object") {
-    delete node.title;
+    // A schema's own title is a string; a property *named* "title" (an object) stays.
+    if (typeof node.title === "string") delete node.title;
     for (const v of Object.values(node)) dropTitles(v);
   }
 }

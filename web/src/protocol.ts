@@ -16,6 +16,8 @@ export type {
   SeatTicket,
   DeckList,
   DeckInfo,
+  DeckCards,
+  CardText,
   CreateRoomRequest,
   JoinRoomRequest,
   Notice,

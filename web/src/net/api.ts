@@ -1,5 +1,5 @@
 /** The HTTP lobby API: create a room, join, spectate, list decks. */
-import type { CreateRoomRequest, DeckList, JoinRoomRequest, SeatTicket } from "../protocol";
+import type { CreateRoomRequest, DeckCards, DeckList, JoinRoomRequest, SeatTicket } from "../protocol";
 
 export class ApiProblem extends Error {
   constructor(
@@ -36,4 +36,5 @@ export const api = {
   spectate: (code: string) =>
     call<SeatTicket>("POST", `/api/rooms/${encodeURIComponent(code)}/spectate`, {}),
   decks: () => call<DeckList>("GET", "/api/decks"),
+  deckCards: (slug: string) => call<DeckCards>("GET", `/api/decks/${encodeURIComponent(slug)}/cards`),
 };

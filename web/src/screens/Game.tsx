@@ -3,6 +3,7 @@ import { CardRow, type RowCard } from "../components/CardRow";
 import { Players } from "../components/Players";
 import { ScoreTrack } from "../components/ScoreTrack";
 import { Zoom } from "../components/Zoom";
+import { useCardAlt } from "../net/cardText";
 import { rabbitHex } from "../components/colors";
 import { useI18n } from "../i18n/context";
 import { isPending, revealedRound, roundPoints, seatName, shownView, type ClientState } from "../state/reducer";
@@ -28,6 +29,7 @@ export function Game({ state, send }: { state: ClientState; send: Send }) {
   const hand = view.hand ?? [];
   const choosableHand = phase === "clue" ? legal.give_clue : phase === "submit" ? legal.submit : [];
   const need = phase === "submit" ? Math.max(1, legal.submit_count) : 1;
+  const alt = useCardAlt([...hand, ...view.table]);
   const pending = isPending(state, "give_clue") || isPending(state, "submit_cards") || isPending(state, "cast_vote");
 
   function toggle(id: string, allowed: string[]) {
@@ -41,13 +43,13 @@ export function Game({ state, send }: { state: ClientState; send: Send }) {
 
   const handCards: RowCard[] = hand.map((id, i) => ({
     id,
-    alt: cardAlt(t, i),
+    alt: alt(id, cardAlt(t, i)),
     choosable: choosableHand.includes(id),
     selected: selected.includes(id),
   }));
   const tableCards: RowCard[] = view.table.map((id, i) => ({
     id,
-    alt: t("game.tableCard", { n: i + 1 }),
+    alt: alt(id, t("game.tableCard", { n: i + 1 })),
     number: i + 1,
     choosable: legal.vote.includes(id),
     selected: selected.includes(id) || view.my_vote === id,

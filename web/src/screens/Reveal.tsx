@@ -2,6 +2,7 @@ import { CardRow, type RowCard } from "../components/CardRow";
 import { RabbitIcon } from "../components/Rabbit";
 import { rabbitHex } from "../components/colors";
 import { useI18n } from "../i18n/context";
+import { useCardAlt } from "../net/cardText";
 import type { T } from "../i18n";
 import type { RoomState, RoundResult } from "../protocol";
 import { roundPoints, seatName } from "../state/reducer";
@@ -13,6 +14,7 @@ export function cardAlt(t: T, index: number): string {
 
 export function Reveal({ result, room, onZoom, onClose }: { result: RoundResult; room: RoomState; onZoom: (cards: RowCard[], i: number) => void; onClose?: () => void }) {
   const { t } = useI18n();
+  const alt = useCardAlt(result.table);
   const points = roundPoints(result);
   const owner = new Map(result.owners.map((o) => [o.card, o.player]));
   const cards: RowCard[] = result.table.map((id, i) => {
@@ -21,7 +23,7 @@ export function Reveal({ result, room, onZoom, onClose }: { result: RoundResult;
     const teller = id === result.storyteller_card;
     return {
       id,
-      alt: cardAlt(t, i),
+      alt: alt(id, cardAlt(t, i)),
       number: i + 1,
       tag: teller ? t("reveal.storytellerCard", { name: seatName(room, who) }) : undefined,
       selected: teller,

@@ -6,6 +6,7 @@ import { ScoreTrack } from "../components/ScoreTrack";
 import { Zoom } from "../components/Zoom";
 import { rabbitHex } from "../components/colors";
 import { useI18n } from "../i18n/context";
+import { useCardAlt } from "../net/cardText";
 import type { ClientState } from "../state/reducer";
 import { revealedRound, roundPoints, seatName, shownView } from "../state/reducer";
 import { Banner, ClueBubble, names } from "./Banner";
@@ -19,7 +20,8 @@ export function Tv({ state }: { state: ClientState }) {
   const room = state.room!;
   const [zoom, setZoom] = useState<{ cards: RowCard[]; index: number } | null>(null);
   const reveal = revealedRound(view);
-  const tableCards: RowCard[] = view.table.map((id, i) => ({ id, alt: t("game.tableCard", { n: i + 1 }), number: i + 1 }));
+  const alt = useCardAlt(view.table);
+  const tableCards: RowCard[] = view.table.map((id, i) => ({ id, alt: alt(id, t("game.tableCard", { n: i + 1 })), number: i + 1 }));
   const trackPlayers = view.players.map((id) => ({ id, name: seatName(room, id), color: rabbitHex(room.seats.find((s) => s.id === id)?.colour), score: view.scores[id] ?? 0 }));
   const gained = reveal ? new Map([...roundPoints(reveal)].map(([p, e]) => [p, e.total])) : undefined;
   return (
