@@ -99,7 +99,7 @@ export function Home() {
         {error ? <p class="alert" role="alert" data-testid="error">{error}</p> : null}
         <label class="field">
           <span>{t("home.name")}</span>
-          <input name="name" value={name} maxLength={24} autoComplete="nickname" placeholder={t("home.namePlaceholder")} onInput={(e) => setName(e.currentTarget.value)} data-testid="name" />
+          <input name="name" value={name} maxLength={32} autoComplete="nickname" placeholder={t("home.namePlaceholder")} onInput={(e) => setName(e.currentTarget.value)} data-testid="name" />
         </label>
         <div class="home-cols">
           <form class="panel" onSubmit={(e) => { e.preventDefault(); void go("join"); }}>

@@ -57,7 +57,7 @@ function JoinForm({ code, onTicket }: { code: string; onTicket: (t: SeatTicket) 
         {error ? <p class="alert" role="alert" data-testid="error">{error}</p> : null}
         <label class="field">
           <span>{t("home.name")}</span>
-          <input value={name} maxLength={24} autoComplete="nickname" placeholder={t("home.namePlaceholder")} onInput={(e) => setName(e.currentTarget.value)} data-testid="name" />
+          <input value={name} maxLength={32} autoComplete="nickname" placeholder={t("home.namePlaceholder")} onInput={(e) => setName(e.currentTarget.value)} data-testid="name" />
         </label>
         <button class="btn btn-primary btn-big" type="submit" disabled={busy} data-testid="join">{t("lobby.joinAs")}</button>
         <a class="btn btn-ghost" href={`/r/${code}/tv`} onClick={(e) => { e.preventDefault(); navigate(`/r/${code}/tv`); }}>{t("lobby.spectate")}</a>
