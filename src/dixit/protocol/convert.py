@@ -163,6 +163,23 @@ def rules_dict(rules: EngineRules) -> dict[str, object]:
     return cached
 
 
+def round_dict(scored: RoundScored) -> dict[str, object]:
+    """:func:`round_model` as a plain dict."""
+    return {
+        "round": scored.round,
+        "storyteller": scored.storyteller,
+        "clue": scored.clue,
+        "storyteller_card": scored.storyteller_card,
+        "table": list(scored.table),
+        "owners": [{"card": c, "player": p} for c, p in scored.owners],
+        "votes": [{"player": p, "card": c} for p, c in scored.votes],
+        "outcome": scored.outcome,
+        "awards": [
+            {"player": a.player, "points": a.points, "reason": a.reason} for a in scored.awards
+        ],
+    }
+
+
 def legal_dict(legal: EngineLegal) -> dict[str, object]:
     return {
         "give_clue": list(legal.give_clue),
@@ -196,9 +213,7 @@ def view_dict(
         "scores": dict(view.scores),
         "pile_count": view.pile_count,
         "discard_count": view.discard_count,
-        "rounds": (
-            [round_model(r).model_dump(mode="json") for r in view.rounds] if with_rounds else []
-        ),
+        "rounds": [round_dict(r) for r in view.rounds] if with_rounds else [],
         "winners": list(view.winners),
         "end_reason": view.end_reason,
         "legal": legal_dict(view.legal if legal is None else legal),
@@ -238,6 +253,8 @@ def redact_dict(event: Event, viewer: str | None) -> dict[str, object]:
     if isinstance(event, VoteCast):
         mine = viewer is not None and event.player == viewer
         return {"type": "VoteCast", "player": event.player, "card": event.card if mine else None}
+    if isinstance(event, RoundScored):
+        return {"type": "RoundScored", "result": round_dict(event)}
     return redact(event, viewer).model_dump(mode="json")
 
 

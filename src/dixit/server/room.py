@@ -45,7 +45,7 @@ from dixit.protocol import messages as m
 from dixit.protocol.convert import (
     ack_json,
     redact_dict,
-    round_model,
+    round_dict,
     shared_event_dicts,
     to_json,
     view_dict,
@@ -352,7 +352,7 @@ class Room:
             cache.clear()
         if len(cache) < len(rounds) or self._rounds_text[0] != len(cache):
             for scored in rounds[len(cache) :]:
-                cache.append(round_model(scored).model_dump_json())
+                cache.append(to_json(round_dict(scored)))
             self._rounds_text = (len(cache), "[" + ",".join(cache) + "]")
         return self._rounds_text[1]
 
