@@ -48,7 +48,7 @@ def _describe(error: ValidationError) -> str:
 # The three game moves are most of what clients send. A message that is certainly valid (exact
 # types, lengths within the limits, no unknown field) is built without pydantic; anything else,
 # valid or not, goes through ``model_validate`` for the same result or the same error.
-# tests/protocol/test_parse.py checks both paths agree.
+# tests/server/test_fast_paths.py checks both paths agree.
 
 _CARD_MAX = 128
 
@@ -103,14 +103,16 @@ def parse_client_message(text: str | bytes) -> ClientModel:
         raise ProtocolError(TOO_LARGE, f"a message has at most {MAX_MESSAGE_BYTES} bytes")
     try:
         data: Any = orjson.loads(text)
-    except orjson.JSONDecodeError:  # or JSON orjson refuses and the standard library reads
-        data = _loads(text)
+    except orjson.JSONDecodeError:
+        pass
     else:
         if type(data) is dict:
             fast = _fast_move(data)
             if fast is not None:
                 return fast
-    return _parse(data)
+    # Everything else is read again by the standard library: orjson reads some JSON otherwise
+    # (integers beyond 64 bits become floats) or not at all (lone surrogates, NaN).
+    return _parse(_loads(text))
 
 
 def _loads(text: str | bytes) -> Any:

@@ -1,0 +1,206 @@
+"""The server's fast paths give exactly what the typed models give: message parsing (same
+message or same error), acks, JSON text, events shared between viewers; and a socket's sends
+stay in order when the WebSocket layer suspends."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from typing import Any
+
+import pytest
+
+from dixit.bots import RandomBot
+from dixit.engine import StartGame, execute, player_view, rules_for, waiting_for
+from dixit.protocol import ProtocolError, parse_client_message
+from dixit.protocol import messages as m
+from dixit.protocol.convert import (
+    ack_json,
+    redact,
+    redact_dict,
+    round_dict,
+    round_model,
+    shared_event_dicts,
+    to_json,
+)
+from dixit.protocol.parse import _parse
+from dixit.server.config import Limits
+from dixit.server.connection import Connection
+
+
+def _slow_parse(text: str) -> m.ClientModel:
+    """The reference: the standard library's JSON and pydantic validation."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise ProtocolError("command/malformed", "not valid JSON") from None
+    return _parse(data)
+
+
+def _outcome(fn: Any, text: str) -> tuple[str, Any]:
+    try:
+        msg = fn(text)
+    except ProtocolError as error:
+        return "error", (error.code, error.message, error.command_id)
+    return "ok", (type(msg), msg.model_dump())
+
+
+MOVES: list[Any] = [
+    {"type": "cast_vote", "id": "a1", "card": "c-1"},
+    {"type": "cast_vote", "v": 1, "id": "a1", "card": "c-1"},
+    {"type": "submit_cards", "id": "x", "cards": ["a"]},
+    {"type": "submit_cards", "id": "x", "cards": ["a", "b", "c"]},
+    {"type": "give_clue", "id": "x", "card": "c", "clue": ""},
+    {"type": "give_clue", "id": "x", "card": "c", "clue": "a tale ✨"},
+    # every one of these must be refused or handled exactly as pydantic does
+    {"type": "cast_vote", "id": "", "card": "c"},
+    {"type": "cast_vote", "id": "a" * 64, "card": "c"},
+    {"type": "cast_vote", "id": "a" * 65, "card": "c"},
+    {"type": "cast_vote", "id": "a", "card": "c" * 128},
+    {"type": "cast_vote", "id": "a", "card": "c" * 129},
+    {"type": "cast_vote", "id": "a", "card": ""},
+    {"type": "cast_vote", "id": "a", "card": 5},
+    {"type": "cast_vote", "id": 5, "card": "c"},
+    {"type": "cast_vote", "id": "a"},
+    {"type": "cast_vote", "card": "c"},
+    {"type": "cast_vote", "id": "a", "card": "c", "extra": 1},
+    {"type": "cast_vote", "v": 2, "id": "a", "card": "c"},
+    {"type": "cast_vote", "v": True, "id": "a", "card": "c"},
+    {"type": "cast_vote", "v": 1.0, "id": "a", "card": "c"},
+    {"type": "cast_vote", "v": "1", "id": "a", "card": "c"},
+    {"type": "cast_vote", "id": "a", "card": None},
+    {"type": "submit_cards", "id": "x", "cards": []},
+    {"type": "submit_cards", "id": "x", "cards": ["a", "b", "c", "d"]},
+    {"type": "submit_cards", "id": "x", "cards": ["a", ""]},
+    {"type": "submit_cards", "id": "x", "cards": ["a", 1]},
+    {"type": "submit_cards", "id": "x", "cards": "abc"},
+    {"type": "submit_cards", "id": "x", "cards": {"a": 1}},
+    {"type": "submit_cards", "id": "x", "card": "a"},
+    {"type": "give_clue", "id": "x", "card": "c", "clue": "a" * m.MAX_CLUE_LENGTH},
+    {"type": "give_clue", "id": "x", "card": "c", "clue": "a" * (m.MAX_CLUE_LENGTH + 1)},
+    {"type": "give_clue", "id": "x", "card": "c", "clue": None},
+    {"type": "give_clue", "id": "x", "card": "c"},
+    {"type": "give_clue", "id": "x", "clue": "c"},
+    {"type": "hello", "token": "t"},
+    {"type": "ping", "id": "p"},
+    {"type": "nope", "id": "p"},
+    {"id": "p"},
+    [],
+    "text",
+    7,
+]
+
+RAW = [
+    '{"type":"give_clue","id":"x","card":"c","clue":"\\ud800"}',  # a lone surrogate
+    '{"type":"cast_vote","id":"x","card":"c","v":NaN}',
+    '{"type":"cast_vote","id":"x","card":"c","v":100000000000000000000000}',
+    '{"type":"cast_vote","id":"x","card":"c","id":"y"}',
+    '{"type":"cast_vote","id":"x","card":"c"',
+    "",
+    "null",
+]
+
+
+@pytest.mark.parametrize("text", [json.dumps(x) for x in MOVES] + RAW)
+def test_parsing_matches_pydantic(text: str) -> None:
+    assert _outcome(parse_client_message, text) == _outcome(_slow_parse, text)
+
+
+def test_random_moves_parse_like_pydantic() -> None:
+    rng = random.Random(7)
+    pieces: list[Any] = ["", "a", "a" * 64, "a" * 65, "b" * 128, "b" * 129, 1, None, True, [], {}]
+    for _ in range(2000):
+        kind = rng.choice(["cast_vote", "submit_cards", "give_clue", "ping"])
+        data: dict[str, Any] = {"type": kind}
+        for key in ("id", "card", "clue", "v", "x"):
+            if rng.random() < 0.7:
+                data[key] = rng.choice([*pieces, 1, 2])
+        if rng.random() < 0.7:
+            data["cards"] = [rng.choice(pieces) for _ in range(rng.randrange(5))]
+        text = json.dumps(data)
+        assert _outcome(parse_client_message, text) == _outcome(_slow_parse, text), text
+
+
+def test_ack_and_json_text_match_the_models() -> None:
+    for cid, version, duplicate in [("a", 1, False), ("ü\"'\\", 99, True)]:
+        model = m.Ack(id=cid, version=version, duplicate=duplicate)
+        assert ack_json(cid, version, duplicate) == model.model_dump_json()
+    for value in [{"a": "ü ✨ \u2028 \x01"}, {"clue": "\ud800"}, {"n": 10**30}, [None, True, 1]]:
+        assert to_json(value) == json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def test_shared_events_are_what_every_viewer_would_get() -> None:
+    rng = random.Random(3)
+    seats = ("p1", "p2", "p3", "p4")
+    deck = tuple(f"card-{i:03}" for i in range(84))
+    state, events = execute(
+        None, StartGame(seats, deck, rules_for("classic", max_rounds=3), None), rng
+    )
+    while True:
+        shared = shared_event_dicts(events)
+        for viewer in (*seats, None):
+            for event, common in zip(events, shared, strict=True):
+                wire = redact(event, viewer).model_dump(mode="json")
+                assert redact_dict(event, viewer) == wire
+                if common is not None:
+                    assert common == wire
+        for scored in state.rounds:
+            assert round_dict(scored) == round_model(scored).model_dump(mode="json")
+            assert to_json(round_dict(scored)) == round_model(scored).model_dump_json()
+        if state.phase.value == "over":
+            break
+        player = rng.choice(waiting_for(state))
+        command = RandomBot(rng).act(player_view(state, player))
+        assert command is not None
+        state, events = execute(state, command, rng)
+
+
+class _FakeSocket:
+    """Every third send suspends for a moment, as a WebSocket layer waiting to drain would."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+        self.calls = 0
+        self.closed = False
+
+    async def send_text(self, text: str) -> None:
+        self.calls += 1
+        if self.calls % 3 == 0:
+            await asyncio.sleep(0.001)
+        self.sent.append(text)
+
+    async def close(self) -> None:
+        self.closed = True
+
+
+def test_sends_stay_in_order_when_some_suspend() -> None:
+    async def main() -> tuple[_FakeSocket, bool]:
+        ws = _FakeSocket()
+        conn = Connection(ws, Limits())  # type: ignore[arg-type]
+        for i in range(100):
+            conn.send(str(i))
+            if i % 10 == 0:
+                await asyncio.sleep(0.002)
+        conn.close()
+        conn.send("after close")
+        await conn.wait_closed()
+        return ws, conn.closed
+
+    ws, closed = asyncio.run(main())
+    assert ws.sent == [str(i) for i in range(100)]
+    assert ws.closed and closed
+
+
+def test_a_client_that_cannot_keep_up_is_disconnected() -> None:
+    async def main() -> _FakeSocket:
+        ws = _FakeSocket()
+        conn = Connection(ws, Limits(send_queue=5))  # type: ignore[arg-type]
+        for i in range(50):
+            conn.send(str(i))
+        assert conn.closed
+        await conn.wait_closed()
+        return ws
+
+    ws = asyncio.run(main())
+    assert ws.closed and len(ws.sent) < 10
