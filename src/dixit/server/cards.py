@@ -144,7 +144,7 @@ class LibraryCards:
             return None
 
     def card_words(self, slug: str) -> list[CardWords]:
-        if slug == PlaceholderCards.SLUG and not self._listed():
+        if slug == PlaceholderCards.SLUG:  # as card_ids deals it
             return self.placeholder.card_words(slug)
         try:
             deck = self.library.get(slug)
