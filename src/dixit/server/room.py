@@ -152,10 +152,13 @@ class Room:
         self._listener = asyncio.get_running_loop().create_task(self._listen(self._subscription))
 
     async def _listen(self, subscription: Subscription) -> None:
+        own = json.dumps({"origin": self.services.origin})[:-1] + ","
         while True:
             text = await subscription.get()
             if text is None:
                 return
+            if text.startswith(own) and not subscription.dropped:
+                continue  # our own change (_notify writes the origin first)
             try:
                 origin = json.loads(text).get("origin")
             except ValueError:
