@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
+import base64
+import hashlib
 import json
 import os
 import random
@@ -31,11 +32,20 @@ import time
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from websockets.asyncio.client import ClientConnection, connect
+import orjson
+
+try:  # the client's own CPU competes with the server's on the same machine: keep it light
+    import uvloop
+except ImportError:  # pragma: no cover
+    uvloop = None
 
 HOST = "127.0.0.1"
+
+
+def dumps(value: Any) -> str:
+    return orjson.dumps(value).decode()
 
 
 def free_port() -> int:
@@ -45,14 +55,14 @@ def free_port() -> int:
         return port
 
 
-def proc_stats(pid: int) -> tuple[float, int]:
-    """(CPU seconds, resident bytes) of a process, from /proc."""
+def proc_stats(pid: int) -> tuple[float, int, float]:
+    """(CPU seconds, resident bytes, of the CPU seconds those in the kernel) of a process."""
     with open(f"/proc/{pid}/stat") as f:
         parts = f.read().rsplit(")", 1)[1].split()
     ticks = os.sysconf("SC_CLK_TCK")
     cpu = (int(parts[11]) + int(parts[12])) / ticks
     rss = int(parts[21]) * os.sysconf("SC_PAGE_SIZE")
-    return cpu, rss
+    return cpu, rss, int(parts[12]) / ticks
 
 
 def http_post(base: str, path: str, body: Any = None) -> dict[str, Any]:
@@ -63,6 +73,114 @@ def http_post(base: str, path: str, body: Any = None) -> dict[str, Any]:
     with urllib.request.urlopen(request, timeout=30) as answer:
         result: dict[str, Any] = json.loads(answer.read())
         return result
+
+
+WS_GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
+
+
+class WSClient(asyncio.Protocol):
+    """A minimal WebSocket client (RFC 6455): text frames out (masked), text, ping and close
+    frames in, one callback per message. The load test's thousands of sockets share the
+    server's cores; a general-purpose client library (a task and a queue per socket) cost
+    about twice the CPU per message."""
+
+    def __init__(self, host: str, path: str, on_text: Any) -> None:
+        self.host, self.path, self.on_text = host, path, on_text
+        self.transport: asyncio.Transport | None = None
+        self.key = base64.b64encode(random.randbytes(16)).decode()
+        self.opened: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.buf = bytearray()
+        self.fragments: list[bytes] = []
+        self.handshaken = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport = cast(asyncio.Transport, transport)
+        transport.write(
+            f"GET {self.path} HTTP/1.1\r\nHost: {self.host}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {self.key}\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+        )
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        for future in (self.opened, self.closed):
+            if not future.done():
+                future.set_result(None)
+
+    def data_received(self, data: bytes) -> None:
+        buf = self.buf
+        buf += data
+        if not self.handshaken:
+            end = buf.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            head = bytes(buf[:end])
+            del buf[: end + 4]
+            accept = base64.b64encode(hashlib.sha1(self.key.encode() + WS_GUID).digest())
+            if not head.startswith(b"HTTP/1.1 101") or accept not in head:
+                raise ConnectionError(f"WebSocket handshake refused: {head[:200]!r}")
+            self.handshaken = True
+            self.opened.set_result(None)
+        pos, n = 0, len(buf)
+        while n - pos >= 2:
+            b0, b1 = buf[pos], buf[pos + 1]
+            length, start = b1 & 0x7F, pos + 2
+            if length == 126:
+                if n - pos < 4:
+                    break
+                length, start = int.from_bytes(buf[pos + 2 : pos + 4], "big"), pos + 4
+            elif length == 127:
+                if n - pos < 10:
+                    break
+                length, start = int.from_bytes(buf[pos + 2 : pos + 10], "big"), pos + 10
+            if b1 & 0x80:
+                raise ConnectionError("a server frame must not be masked")
+            if n - start < length:
+                break
+            payload = bytes(buf[start : start + length])
+            pos = start + length
+            opcode = b0 & 0x0F
+            if opcode in (0, 1, 2):
+                if not b0 & 0x80:  # a fragment: more follow
+                    self.fragments.append(payload)
+                    continue
+                if self.fragments:
+                    payload = b"".join([*self.fragments, payload])
+                    self.fragments.clear()
+                self.on_text(payload)
+            elif opcode == 9:  # ping
+                self._send_frame(0xA, payload)
+            elif opcode == 8:  # close: answer and hang up
+                self._send_frame(0x8, payload[:2])
+                if self.transport is not None:
+                    self.transport.close()
+                break
+        del buf[:pos]
+
+    def send_text(self, text: str) -> None:
+        self._send_frame(0x1, text.encode())
+
+    def close(self) -> None:
+        if self.transport is not None and not self.transport.is_closing():
+            self._send_frame(0x8, (1000).to_bytes(2, "big"))
+            self.transport.close()
+
+    def _send_frame(self, opcode: int, payload: bytes) -> None:
+        if self.transport is None or self.transport.is_closing():
+            return
+        n = len(payload)
+        if n < 126:
+            header = bytes((0x80 | opcode, 0x80 | n))
+        elif n < 65536:
+            header = bytes((0x80 | opcode, 0x80 | 126)) + n.to_bytes(2, "big")
+        else:
+            header = bytes((0x80 | opcode, 0x80 | 127)) + n.to_bytes(8, "big")
+        mask = random.randbytes(4)
+        keys = (mask * (n // 4 + 1))[:n]
+        masked = (int.from_bytes(payload, "little") ^ int.from_bytes(keys, "little")).to_bytes(
+            n, "little"
+        )
+        self.transport.write(header + mask + masked)
 
 
 @dataclass
@@ -92,7 +210,7 @@ class Player:
         self.token = ticket["token"]
         self.table = table
         self.think = think
-        self.ws: ClientConnection | None = None
+        self.ws: WSClient | None = None
         self.view: dict[str, Any] | None = None
         self.acting = False
         self.rng = random.Random()
@@ -100,41 +218,42 @@ class Player:
         self.welcomed = asyncio.Event()
 
     async def run(self, stats: Stats, stop: asyncio.Event) -> None:
-        async with connect(self.url, open_timeout=60, max_queue=None) as ws:
-            self.ws = ws
-            await ws.send(json.dumps({"type": "hello", "token": self.token}))
-            receiver = asyncio.create_task(self._receive(stats))
-            await stop.wait()
-            receiver.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await receiver
+        loop = asyncio.get_running_loop()
+        host, _, port = self.url.split("/")[2].partition(":")
+        path = "/" + self.url.split("/", 3)[3]
+        client = WSClient(f"{host}:{port}", path, lambda text: self._receive(text, stats))
+        await asyncio.wait_for(loop.create_connection(lambda: client, host, int(port)), 60)
+        await asyncio.wait_for(client.opened, 60)
+        self.ws = client
+        client.send_text(dumps({"type": "hello", "token": self.token}))
+        await stop.wait()
+        client.close()
 
-    async def _receive(self, stats: Stats) -> None:
-        assert self.ws is not None
-        async for text in self.ws:
-            message = json.loads(text)
-            kind = message["type"]
-            if kind == "welcome":
-                self.welcomed.set()
-                if message["game"]:
-                    self._on_view(message["game"]["view"], stats)
-            elif kind == "game":
-                self._on_view(message["view"], stats)
-            elif kind == "ack":
-                sent = self.sent.pop(message["id"], None)
-                if sent is None:  # start_game, rematch: not a move of this player
-                    continue
-                self.table.pending[message["version"]] = sent
-                self._settle(message["version"], stats)
+    def _receive(self, text: bytes, stats: Stats) -> None:
+        """Every message of this socket, as it arrives."""
+        message = orjson.loads(text)
+        kind = message["type"]
+        if kind == "welcome":
+            self.welcomed.set()
+            if message["game"]:
+                self._on_view(message["game"]["view"], stats)
+        elif kind == "game":
+            self._on_view(message["view"], stats)
+        elif kind == "ack":
+            sent = self.sent.pop(message["id"], None)
+            if sent is None:  # start_game, rematch: not a move of this player
+                return
+            self.table.pending[message["version"]] = sent
+            self._settle(message["version"], stats)
+            self.acting = False
+            self._maybe_act(stats)
+        elif kind == "error":
+            stats.rejected += 1
+            code = message.get("code", "?")
+            stats.rejected_codes[code] = stats.rejected_codes.get(code, 0) + 1
+            if self.sent.pop(message.get("id") or "", None) is not None:
                 self.acting = False
                 self._maybe_act(stats)
-            elif kind == "error":
-                stats.rejected += 1
-                code = message.get("code", "?")
-                stats.rejected_codes[code] = stats.rejected_codes.get(code, 0) + 1
-                if self.sent.pop(message.get("id") or "", None) is not None:
-                    self.acting = False
-                    self._maybe_act(stats)
 
     def _on_view(self, view: dict[str, Any], stats: Stats) -> None:
         self.view = view
@@ -153,9 +272,8 @@ class Player:
         self.table.pending.clear()
         self.table.seen.clear()
         for kind in ("rematch", "start_game"):
-            body = json.dumps({"type": kind, "id": f"{kind}-{self.rng.getrandbits(64):x}"})
-            task = asyncio.ensure_future(self.ws.send(body))
-            task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
+            body = dumps({"type": kind, "id": f"{kind}-{self.rng.getrandbits(64):x}"})
+            self.ws.send_text(body)
 
     def _settle(self, version: int, stats: Stats) -> None:
         """A broadcast is complete when every player of the room has the version."""
@@ -200,8 +318,7 @@ class Player:
         self.sent[cid] = time.perf_counter()
         if stats.measuring:
             stats.actions += 1
-        task = asyncio.ensure_future(self.ws.send(json.dumps(move)))
-        task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
+        self.ws.send_text(dumps(move))
 
 
 async def seat_tables(base: str, ws_base: str, args: argparse.Namespace) -> list[Table]:
@@ -246,19 +363,19 @@ async def run(args: argparse.Namespace, base: str, pid: int | None) -> dict[str,
         await asyncio.sleep(delay)  # games start spread over the ramp, as real ones do
         host = table.players[0]
         if host.ws is not None:
-            await host.ws.send(json.dumps({"type": "start_game", "id": "start"}))
+            host.ws.send_text(dumps({"type": "start_game", "id": "start"}))
 
     await asyncio.gather(*(start(t, args.ramp * i / len(tables)) for i, t in enumerate(tables)))
     await asyncio.sleep(args.warmup)
     load0 = os.getloadavg()[0]
-    cpu0, _ = proc_stats(pid) if pid else (0.0, 0)
+    cpu0, _, sys0 = proc_stats(pid) if pid else (0.0, 0, 0.0)
     client0 = time.process_time()
     stats.measuring = True
     m0 = time.perf_counter()
     await asyncio.sleep(args.duration)
     stats.measuring = False
     window = time.perf_counter() - m0
-    cpu1, rss = proc_stats(pid) if pid else (0.0, 0)
+    cpu1, rss, sys1 = proc_stats(pid) if pid else (0.0, 0, 0.0)
     client_cpu = time.process_time() - client0
     stop.set()
     await asyncio.wait(tasks, timeout=30)
@@ -289,6 +406,7 @@ async def run(args: argparse.Namespace, base: str, pid: int | None) -> dict[str,
         "server_cpu_ms_per_action": (
             round(1000 * (cpu1 - cpu0) / stats.actions, 2) if pid and stats.actions else None
         ),
+        "server_cpu_kernel_share": round((sys1 - sys0) / (cpu1 - cpu0), 2) if cpu1 > cpu0 else None,
         "server_rss_mib": round(rss / 2**20, 1) if pid else None,
         "client_cpu_percent": round(100 * client_cpu / window, 1),
         "load_average_1m": f"{load0:.1f} -> {os.getloadavg()[0]:.1f} ({os.cpu_count()} CPUs)",
@@ -307,6 +425,12 @@ def main() -> int:
     parser.add_argument("--url", help="a running server (default: start one on 127.0.0.1)")
     parser.add_argument("--database", help="event store URL for the started server")
     parser.add_argument("--json", action="store_true", help="print the result as JSON only")
+    parser.add_argument(
+        "--uvloop",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="run the bench client on uvloop (default: on, when installed)",
+    )
     args = parser.parse_args()
     if args.url and not args.url.startswith(("http://127.", "http://localhost", "http://[::1]")):
         parser.error("load tests only target this machine (127.0.0.1, localhost, ::1)")
@@ -352,7 +476,8 @@ def main() -> int:
                 except OSError:
                     time.sleep(0.1)
         try:
-            result = asyncio.run(run(args, base, server.pid if server else None))
+            coro = run(args, base, server.pid if server else None)
+            result = uvloop.run(coro) if uvloop is not None and args.uvloop else asyncio.run(coro)
         finally:
             if server is not None:
                 server.send_signal(signal.SIGTERM)
