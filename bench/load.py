@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import gc
 import hashlib
 import json
 import os
@@ -358,6 +359,11 @@ async def run(args: argparse.Namespace, base: str, pid: int | None) -> dict[str,
     everyone = [p.welcomed.wait() for t in tables for p in t.players]
     await asyncio.wait_for(asyncio.gather(*everyone), timeout=300)
     setup_s = time.perf_counter() - t0
+    # The client's own garbage-collector pauses (0.1-0.3 s at 4,000 sockets) would be counted
+    # as server latency: its sockets and tables live to the end, and it collects nothing
+    # while it measures.
+    gc.collect()
+    gc.freeze()
 
     async def start(table: Table, delay: float) -> None:
         await asyncio.sleep(delay)  # games start spread over the ramp, as real ones do
@@ -370,10 +376,12 @@ async def run(args: argparse.Namespace, base: str, pid: int | None) -> dict[str,
     load0 = os.getloadavg()[0]
     cpu0, _, sys0 = proc_stats(pid) if pid else (0.0, 0, 0.0)
     client0 = time.process_time()
+    gc.disable()
     stats.measuring = True
     m0 = time.perf_counter()
     await asyncio.sleep(args.duration)
     stats.measuring = False
+    gc.enable()
     window = time.perf_counter() - m0
     cpu1, rss, sys1 = proc_stats(pid) if pid else (0.0, 0, 0.0)
     client_cpu = time.process_time() - client0
