@@ -9,7 +9,7 @@ both win. Events and room records are plain JSON-ready dicts: this package knows
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -38,6 +38,31 @@ class StoredEvent:
 class RoomRecord:
     code: str
     data: JSONDict
+
+
+EventRow = tuple[str, int, Any, str | None, str | None]
+
+
+def event_rows(
+    stream: str,
+    expected_version: int,
+    events: Sequence[JSONDict],
+    command_id: str | None,
+    actor: str | None,
+    encode: Callable[[JSONDict], Any],
+) -> list[EventRow]:
+    """Rows (stream, version, data, command id, actor) for an append. The command's id and actor
+    go on its first event only: that is what rejoin and de-duplication read back."""
+    return [
+        (
+            stream,
+            expected_version + i + 1,
+            encode(data),
+            command_id if i == 0 else None,
+            actor if i == 0 else None,
+        )
+        for i, data in enumerate(events)
+    ]
 
 
 class EventStore(Protocol):

@@ -15,7 +15,7 @@ from contextlib import asynccontextmanager
 import psycopg
 from psycopg.types.json import Jsonb
 
-from .base import JSONDict, RoomRecord, StoredEvent, VersionConflict
+from .base import JSONDict, RoomRecord, StoredEvent, VersionConflict, event_rows
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS dixit_events (
@@ -80,16 +80,7 @@ class PostgresEventStore:
         actor: str | None = None,
         room: RoomRecord | None = None,
     ) -> int:
-        rows = [
-            (
-                stream,
-                expected_version + i + 1,
-                Jsonb(data),
-                command_id if i == 0 else None,
-                actor if i == 0 else None,
-            )
-            for i, data in enumerate(events)
-        ]
+        rows = event_rows(stream, expected_version, events, command_id, actor, Jsonb)
         async with self._connection() as conn:
             try:
                 async with conn.transaction():

@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 
 import orjson
 
-from .base import JSONDict, RoomRecord, StoredEvent, VersionConflict
+from .base import JSONDict, RoomRecord, StoredEvent, VersionConflict, event_rows
 
 T = TypeVar("T")
 
@@ -124,16 +124,7 @@ class SQLiteEventStore:
         actor: str | None = None,
         room: RoomRecord | None = None,
     ) -> int:
-        rows = [
-            (
-                stream,
-                expected_version + i + 1,
-                _dumps(data),
-                command_id if i == 0 else None,
-                actor if i == 0 else None,
-            )
-            for i, data in enumerate(events)
-        ]
+        rows = event_rows(stream, expected_version, events, command_id, actor, _dumps)
         room_row = None
         if room is not None:
             room_row = (room.code, _dumps(room.data), time.time())
