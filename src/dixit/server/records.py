@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 
@@ -38,15 +38,14 @@ class RoomRecordData:
     spectators: list[str] = field(default_factory=list)  # token hashes
     next_seat: int = 1
     deadline: DeadlineRecord | None = None
-    ended_by_host: bool = False
-    winners: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> RoomRecordData:
-        data = dict(data)
+        # Fields an older build stored and this one derives (winners, end reason) are dropped.
+        data = {k: v for k, v in data.items() if k in _FIELDS}
         data["seats"] = [SeatRecord(**s) for s in data.get("seats", [])]
         deadline = data.get("deadline")
         data["deadline"] = DeadlineRecord(**deadline) if deadline else None
@@ -61,3 +60,6 @@ class RoomRecordData:
     @property
     def stream(self) -> str:
         return f"{self.code}:{self.game_number}"
+
+
+_FIELDS = frozenset(f.name for f in fields(RoomRecordData))

@@ -504,7 +504,7 @@ class Room:
         state, events = execute(old, command, rng)
         fields: dict[str, Any] = dict(changes or {})
         if state.phase is Phase.OVER:
-            fields.update(status="over", winners=list(state.winners))
+            fields.update(status="over")
         new_data = dataclasses.replace(self.data, **fields) if fields else self.data
         deadline = self._plan_deadline(state, new_data)
         if deadline != new_data.deadline:
@@ -644,7 +644,7 @@ class Room:
             command,
             command_id,
             host.id,
-            {"status": "playing", "winners": [], "ended_by_host": False},
+            {"status": "playing"},
         )
 
     def _next_host(self, leaving: str) -> str | None:
@@ -698,7 +698,7 @@ class Room:
         """The engine ends the game (the leaders win); the log records it like any move."""
         if self.data.status != "playing" or self.state is None:
             raise ServerError(err.NOT_PLAYING, "no game is being played")
-        return await self._apply(EndGame(), command_id, host.id, {"ended_by_host": True})
+        return await self._apply(EndGame(), command_id, host.id)
 
     async def _rematch(self) -> int:
         if self.data.status != "over":
@@ -707,8 +707,6 @@ class Room:
         self.data.game_number += 1
         self.data.seats = [s for s in self.data.seats if not s.left]
         self.data.deadline = None
-        self.data.winners = []
-        self.data.ended_by_host = False
         self.state, self.log, self.seen = None, [], {}
         self._round_texts.clear()
         return await self._save()
