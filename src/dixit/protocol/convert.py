@@ -1,15 +1,19 @@
-"""From the engine's values to wire messages, redacting per viewer.
+"""From the engine's values to wire JSON, redacting per viewer.
 
-The engine's values are already valid, so models are built with ``model_construct`` (no
-validation: this is the server's hottest path).
+Plain dicts, not pydantic models: this runs for every player after every action, and building
+~40 models per update cost a third of the server's time. The models in :mod:`.messages` stay the
+contract (and the exported schema); tests/protocol/test_convert.py validates this output
+against them for every state and viewer of random games.
 
 Events are the engine's trusted facts and hold secrets (the shuffled pile, everyone's draws,
-submitted cards, votes before the reveal). :func:`redact` shows one viewer only what the rules
-let them know; views come from the engine's own :func:`~dixit.engine.player_view`.
+submitted cards, votes before the reveal). :func:`redact_dict` is the one place that shows a
+viewer only what the rules let them know; views come from the engine's own
+:func:`~dixit.engine.player_view`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Sequence
 from typing import Any
@@ -35,136 +39,18 @@ from dixit.engine import Rules as EngineRules
 
 from . import messages as m
 
-
-def rules_model(rules: EngineRules) -> m.Rules:
-    return m.Rules.model_construct(
-        edition=rules.edition,
-        min_players=rules.min_players,
-        max_players=rules.max_players,
-        hand_size=rules.hand_size,
-        three_player_hand_size=rules.three_player_hand_size,
-        three_player_cards_each=rules.three_player_cards_each,
-        lone_finder_bonus=rules.lone_finder_bonus,
-        reshuffle_discards=rules.reshuffle_discards,
-        end_at_score=rules.end_at_score,
-        max_rounds=rules.max_rounds,
-        clue_max_length=rules.clue_max_length,
-    )
-
-
-def legal_model(legal: EngineLegal) -> m.LegalActions:
-    return m.LegalActions.model_construct(
-        give_clue=list(legal.give_clue),
-        submit=list(legal.submit),
-        submit_count=legal.submit_count,
-        vote=list(legal.vote),
-        max_clue_length=legal.max_clue_length,
-    )
-
-
-def round_model(scored: RoundScored) -> m.RoundResult:
-    return m.RoundResult.model_construct(
-        round=scored.round,
-        storyteller=scored.storyteller,
-        clue=scored.clue,
-        storyteller_card=scored.storyteller_card,
-        table=list(scored.table),
-        owners=[m.CardOwner.model_construct(card=c, player=p) for c, p in scored.owners],
-        votes=[m.Vote.model_construct(player=p, card=c) for p, c in scored.votes],
-        outcome=scored.outcome,
-        awards=[
-            m.PointsAwarded.model_construct(player=a.player, points=a.points, reason=a.reason)
-            for a in scored.awards
-        ],
-    )
-
-
-def view_model(view: PlayerView) -> m.GameView:
-    return m.GameView.model_construct(
-        viewer=view.viewer,
-        version=view.version,
-        rules=rules_model(view.rules),
-        players=list(view.players),
-        phase=view.phase.value,
-        round=view.round,
-        storyteller=view.storyteller,
-        clue=view.clue,
-        hand=None if view.hand is None else list(view.hand),
-        my_cards=list(view.my_cards),
-        my_vote=view.my_vote,
-        table=list(view.table),
-        acted=list(view.acted),
-        waiting_for=list(view.waiting_for),
-        scores=dict(view.scores),
-        pile_count=view.pile_count,
-        discard_count=view.discard_count,
-        rounds=[round_model(r) for r in view.rounds],
-        winners=list(view.winners),
-        end_reason=view.end_reason,
-        legal=legal_model(view.legal),
-    )
-
-
-def redact(event: Event, viewer: str | None) -> m.GameEventUnion:
-    """``event`` as ``viewer`` (a seat id, or None for a spectator) may see it."""
-    if isinstance(event, GameStarted):
-        return m.GameStartedEvent.model_construct(
-            rules=rules_model(event.rules), players=list(event.players), pile_count=len(event.pile)
-        )
-    if isinstance(event, CardsDrawn):
-        return m.CardsDrawnEvent.model_construct(
-            draws=[
-                m.Draw.model_construct(
-                    player=p, count=len(cards), cards=list(cards) if p == viewer else None
-                )
-                for p, cards in event.draws
-            ]
-        )
-    if isinstance(event, RoundStarted):
-        return m.RoundStartedEvent.model_construct(round=event.round, storyteller=event.storyteller)
-    if isinstance(event, ClueGiven):
-        mine = viewer is not None and event.storyteller == viewer
-        return m.ClueGivenEvent.model_construct(
-            storyteller=event.storyteller, clue=event.clue, card=event.card if mine else None
-        )
-    if isinstance(event, CardsSubmitted):
-        mine = viewer is not None and event.player == viewer
-        return m.CardsSubmittedEvent.model_construct(
-            player=event.player, count=len(event.cards), cards=list(event.cards) if mine else None
-        )
-    if isinstance(event, TableLaid):
-        return m.TableLaidEvent.model_construct(cards=list(event.cards))
-    if isinstance(event, VoteCast):
-        mine = viewer is not None and event.player == viewer
-        return m.VoteCastEvent.model_construct(
-            player=event.player, card=event.card if mine else None
-        )
-    if isinstance(event, RoundScored):
-        return m.RoundScoredEvent.model_construct(result=round_model(event))
-    if isinstance(event, PileReshuffled):
-        return m.PileReshuffledEvent.model_construct(pile_count=len(event.pile))
-    if isinstance(event, GameEnded):
-        return m.GameEndedEvent.model_construct(winners=list(event.winners), reason=event.reason)
-    raise TypeError(f"no redaction for {type(event).__name__}")
-
-
-# ----------------------------------------------------------------------------- fast path
-# The same wire values as plain dicts, for the broadcast after every action: building ~40
-# pydantic models per update cost a third of the server's time. tests/protocol/test_convert.py
-# checks that both paths always give the same JSON.
-
 _RULES_CACHE: dict[EngineRules, dict[str, object]] = {}
 
 
 def rules_dict(rules: EngineRules) -> dict[str, object]:
     cached = _RULES_CACHE.get(rules)
     if cached is None:
-        cached = _RULES_CACHE[rules] = rules_model(rules).model_dump(mode="json")
+        cached = _RULES_CACHE[rules] = dataclasses.asdict(rules)
     return cached
 
 
 def round_dict(scored: RoundScored) -> dict[str, object]:
-    """:func:`round_model` as a plain dict."""
+    """A revealed round (``RoundResult``): everything about it is public now."""
     return {
         "round": scored.round,
         "storyteller": scored.storyteller,
@@ -193,8 +79,8 @@ def legal_dict(legal: EngineLegal) -> dict[str, object]:
 def view_dict(
     view: PlayerView, *, with_rounds: bool = True, legal: EngineLegal | None = None
 ) -> dict[str, object]:
-    """:func:`view_model` as a plain dict; ``with_rounds=False`` leaves ``rounds`` empty (the
-    caller splices in a cached copy), ``legal`` overrides the legal actions."""
+    """A ``GameView``; ``with_rounds=False`` leaves ``rounds`` empty (the caller splices in a
+    cached copy), ``legal`` overrides the legal actions."""
     return {
         "viewer": view.viewer,
         "version": view.version,
@@ -221,7 +107,14 @@ def view_dict(
 
 
 def redact_dict(event: Event, viewer: str | None) -> dict[str, object]:
-    """:func:`redact` as a plain dict (the wire JSON)."""
+    """``event`` as ``viewer`` (a seat id, or None for a spectator) may see it, as wire JSON."""
+    if isinstance(event, GameStarted):
+        return {
+            "type": "GameStarted",
+            "rules": rules_dict(event.rules),
+            "players": list(event.players),
+            "pile_count": len(event.pile),
+        }
     if isinstance(event, CardsDrawn):
         return {
             "type": "CardsDrawn",
@@ -255,7 +148,11 @@ def redact_dict(event: Event, viewer: str | None) -> dict[str, object]:
         return {"type": "VoteCast", "player": event.player, "card": event.card if mine else None}
     if isinstance(event, RoundScored):
         return {"type": "RoundScored", "result": round_dict(event)}
-    return redact(event, viewer).model_dump(mode="json")
+    if isinstance(event, PileReshuffled):
+        return {"type": "PileReshuffled", "pile_count": len(event.pile)}
+    if isinstance(event, GameEnded):
+        return {"type": "GameEnded", "winners": list(event.winners), "reason": event.reason}
+    raise TypeError(f"no redaction for {type(event).__name__}")
 
 
 # Events whose wire form depends on the viewer; every other event is the same for everyone and
