@@ -66,15 +66,6 @@ class GameState:
         """Everyone but the storyteller, in seat order."""
         return tuple([p for p in self.players if p != self.storyteller])
 
-    def owner_of(self, card: CardId) -> PlayerId | None:
-        """Who put ``card`` on the table this round (engine-internal: never shown before reveal)."""
-        if card == self.storyteller_card:
-            return self.storyteller
-        for player, cards in self.submissions.items():
-            if card in cards:
-                return player
-        return None
-
     def next_storyteller(self) -> PlayerId:
         assert self.storyteller is not None
         seat = self.players.index(self.storyteller)

@@ -41,10 +41,6 @@ class PlayerView:
     end_reason: str | None  # deck_exhausted | score_reached | round_limit | ended_by_host
     legal: LegalActions
 
-    @property
-    def last_round(self) -> RoundScored | None:
-        return self.rounds[-1] if self.rounds else None
-
 
 def _acted(state: GameState) -> tuple[PlayerId, ...]:
     if state.phase is Phase.SUBMIT:
