@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useLayoutEffect, useRef, useState } from "preact/hooks";
 import { cardUrl } from "./Card";
 import type { RowCard } from "./CardRow";
 import type { T } from "../i18n";
@@ -19,11 +19,16 @@ export function Zoom({ cards, start, onClose, onSelect, t }: Props) {
   const card = cards[Math.min(index, cards.length - 1)];
   const go = (d: number) => setIndex((i) => Math.max(0, Math.min(cards.length - 1, i + d)));
 
-  useEffect(() => {
+  const close = useRef(onClose);
+  close.current = onClose;
+
+  // A layout effect: the keys work from the moment the zoom is on screen (a plain effect runs
+  // after paint, so an Escape pressed at once could be lost).
+  useLayoutEffect(() => {
     const before = document.activeElement as HTMLElement | null;
     closeRef.current?.focus();
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape") onClose();
+      if (e.key === "Escape") close.current();
       else if (e.key === "ArrowLeft") go(-1);
       else if (e.key === "ArrowRight") go(1);
     };
