@@ -11,6 +11,7 @@ from typing import Any, TextIO
 
 from dixit.bots import RandomBot
 from dixit.engine import (
+    Code,
     Event,
     GameError,
     GameState,
@@ -21,7 +22,6 @@ from dixit.engine import (
     player_view,
     waiting_for,
 )
-from dixit.engine import errors as codes
 from dixit.engine.serialize import event_from_json, event_to_json
 
 EXIT_BAD_INPUT = 2
@@ -111,9 +111,9 @@ def parse_events_text(text: str) -> list[Event]:
         try:
             loaded = json.loads(text)
         except json.JSONDecodeError as bad:
-            raise LogError(codes.MALFORMED, f"not valid JSON: {bad}", None) from None
+            raise LogError(Code.MALFORMED, f"not valid JSON: {bad}", None) from None
         if not isinstance(loaded, list):  # pragma: no cover - '[' always starts a list
-            raise LogError(codes.MALFORMED, "expected a JSON array of events", None)
+            raise LogError(Code.MALFORMED, "expected a JSON array of events", None)
         raw = loaded
     else:
         raw = []
@@ -124,7 +124,7 @@ def parse_events_text(text: str) -> list[Event]:
                 raw.append(json.loads(line))
             except json.JSONDecodeError as bad:
                 raise LogError(
-                    codes.MALFORMED, f"line {number} is not valid JSON: {bad}", len(raw)
+                    Code.MALFORMED, f"line {number} is not valid JSON: {bad}", len(raw)
                 ) from None
     events: list[Event] = []
     for index, data in enumerate(raw):
@@ -133,5 +133,5 @@ def parse_events_text(text: str) -> list[Event]:
         except GameError as bad:
             raise LogError(bad.code, bad.message, index) from None
     if not events:
-        raise LogError(codes.GAME_NOT_STARTED, "the log holds no events", None)
+        raise LogError(Code.GAME_NOT_STARTED, "the log holds no events", None)
     return events

@@ -25,6 +25,7 @@ from dixit.engine import (
     CardsSubmitted,
     CastVote,
     ClueGiven,
+    Code,
     Command,
     EndGame,
     Event,
@@ -44,7 +45,6 @@ from dixit.engine import (
     decide,
     evolve,
 )
-from dixit.engine import errors as codes
 from dixit.engine.serialize import dumps
 
 from ._common import LogError, parse_events_text, print_error, quiet_broken_pipe
@@ -162,18 +162,18 @@ def _step(
     except GameError as bad:
         raise LogError(bad.code, bad.message, at) from None
     except _Mismatch as bad:
-        raise LogError(codes.EVENT_INVALID, bad.message, bad.index) from None
+        raise LogError(Code.EVENT_INVALID, bad.message, bad.index) from None
     for offset, expected in enumerate(produced):
         index = at + offset
         if index >= len(events):
             raise LogError(
-                codes.EVENT_INVALID,
+                Code.EVENT_INVALID,
                 f"the log stops where the rules give {type(expected).__name__}",
                 index,
             )
         if events[index] != expected:
             raise LogError(
-                codes.EVENT_INVALID,
+                Code.EVENT_INVALID,
                 f"{type(events[index]).__name__} does not follow from the rules; "
                 f"expected {_describe(expected)}",
                 index,
@@ -187,21 +187,19 @@ def verify(events: Sequence[Event]) -> GameState:
     """The final state of a legal log, or a :class:`LogError` at the first wrong event."""
     first = events[0]
     if not isinstance(first, GameStarted):
-        raise LogError(codes.EVENT_INVALID, "a game's first event must be GameStarted", 0)
+        raise LogError(Code.EVENT_INVALID, "a game's first event must be GameStarted", 0)
     opening = events[2] if len(events) > 2 else None
     if not isinstance(opening, RoundStarted):
-        raise LogError(
-            codes.EVENT_INVALID, "a game starts GameStarted, CardsDrawn, RoundStarted", 1
-        )
+        raise LogError(Code.EVENT_INVALID, "a game starts GameStarted, CardsDrawn, RoundStarted", 1)
     start = StartGame(first.players, first.pile, first.rules, opening.storyteller)
     state, at = _step(None, start, events, 0)
     while at < len(events):
         if state.phase is Phase.OVER:
-            raise LogError(codes.EVENT_INVALID, "events after the end of the game", at)
+            raise LogError(Code.EVENT_INVALID, "events after the end of the game", at)
         command = _command_for(events[at])
         if command is None:
             raise LogError(
-                codes.EVENT_INVALID,
+                Code.EVENT_INVALID,
                 f"{type(events[at]).__name__} here does not follow from the rules; "
                 "expected a player's clue, cards or vote, or the game ended early",
                 at,

@@ -20,7 +20,7 @@ from .commands import (
     SubmitCards,
 )
 from .decide import decide, execute
-from .errors import GameError
+from .errors import Code, CodedError, GameError, InvalidLog
 from .events import (
     CardsDrawn,
     CardsSubmitted,
@@ -36,6 +36,7 @@ from .events import (
     VoteCast,
 )
 from .legal import LegalActions, legal_actions, waiting_for
+from .results import AwardReason, EndReason, Outcome
 from .rules import EDITIONS, Rules, rules_for
 from .scoring import score_round
 from .state import GameState, Phase, evolve, evolve_all, replay
@@ -43,20 +44,26 @@ from .views import PlayerView, player_view
 
 __all__ = [
     "EDITIONS",
+    "AwardReason",
     "CardId",
     "CardsDrawn",
     "CardsSubmitted",
     "CastVote",
     "ClueGiven",
+    "Code",
+    "CodedError",
     "Command",
     "EndGame",
+    "EndReason",
     "Event",
     "GameEnded",
     "GameError",
     "GameStarted",
     "GameState",
     "GiveClue",
+    "InvalidLog",
     "LegalActions",
+    "Outcome",
     "Phase",
     "PileReshuffled",
     "PlayerId",
