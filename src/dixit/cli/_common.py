@@ -15,12 +15,9 @@ from dixit.engine import (
     Event,
     GameError,
     GameState,
-    Phase,
     Rules,
-    StartGame,
-    execute,
     player_view,
-    waiting_for,
+    random_playthrough,
 )
 from dixit.engine.serialize import event_from_json, event_to_json
 
@@ -64,21 +61,15 @@ def play_bot_game(
 
     ``seed`` drives the engine's shuffles and (through :func:`bot_rng`) every bot.
     """
-    rng = random.Random(seed)
     bots = {p: RandomBot(bot_rng(seed, seat)) for seat, p in enumerate(players)}
-    start = StartGame(
-        tuple(players), tuple(deck or synthetic_deck()), rules, first_storyteller=players[0]
+    return random_playthrough(
+        rules,
+        players,
+        deck or synthetic_deck(),
+        seed,
+        first_storyteller=players[0],
+        choose=lambda state, player: bots[player].act(player_view(state, player)),
     )
-    state, log = execute(None, start, rng)
-    while state.phase is not Phase.OVER:
-        # Everyone listed may act now, in any order; nobody is listed twice before the phase moves.
-        for player in waiting_for(state):
-            command = bots[player].act(player_view(state, player))
-            if command is None:  # pragma: no cover - a bot always has a move when waited on
-                raise RuntimeError(f"bot {player} had no move in {state.phase}")
-            state, events = execute(state, command, rng)
-            log.extend(events)
-    return state, log
 
 
 def events_to_jsonl(events: Iterable[Event]) -> str:

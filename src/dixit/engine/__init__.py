@@ -36,10 +36,12 @@ from .events import (
     VoteCast,
 )
 from .legal import LegalActions, legal_actions, waiting_for
+from .playthrough import Chooser, playthrough, random_command, random_playthrough
 from .results import AwardReason, EndReason, Outcome
 from .rules import EDITIONS, Rules, rules_for
 from .scoring import score_round
 from .state import GameState, Phase, evolve, evolve_all, replay
+from .verify import verify
 from .views import PlayerView, player_view
 
 __all__ = [
@@ -49,6 +51,7 @@ __all__ = [
     "CardsDrawn",
     "CardsSubmitted",
     "CastVote",
+    "Chooser",
     "ClueGiven",
     "Code",
     "CodedError",
@@ -82,8 +85,12 @@ __all__ = [
     "execute",
     "legal_actions",
     "player_view",
+    "playthrough",
+    "random_command",
+    "random_playthrough",
     "replay",
     "rules_for",
     "score_round",
+    "verify",
     "waiting_for",
 ]
