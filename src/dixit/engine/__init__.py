@@ -1,5 +1,7 @@
 """The Dixit rules engine: pure, deterministic, event-sourced. Standard library only, no I/O.
 
+Its specification is ``docs/rules.md``.
+
 >>> import random
 >>> from dixit.engine import StartGame, execute, rules_for
 >>> deck = tuple(f"card{i:02}" for i in range(84))
