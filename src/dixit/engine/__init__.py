@@ -38,7 +38,7 @@ from .events import (
     VoteCast,
 )
 from .legal import LegalActions, legal_actions, waiting_for
-from .playthrough import Chooser, playthrough, random_command, random_playthrough
+from .playthrough import CLUE_WORDS, Chooser, playthrough, random_command, random_playthrough
 from .results import AwardReason, EndReason, Outcome
 from .rules import EDITIONS, Rules, rules_for
 from .scoring import score_round
@@ -47,6 +47,7 @@ from .verify import verify
 from .views import PlayerView, player_view
 
 __all__ = [
+    "CLUE_WORDS",
     "EDITIONS",
     "AwardReason",
     "CardId",
