@@ -45,7 +45,7 @@ from dixit.engine import (
 )
 from dixit.engine.serialize import view_to_json
 
-from .encoding import Layout, action_mask, decode_action, encode_view
+from .encoding import Encoder, Layout, action_mask, decode_action
 
 ClueFn = Callable[[PlayerView, CardId, random.Random], str]
 
@@ -82,8 +82,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo's naming: raw_env)
         super().__init__()
         self.rules = rules_for(edition, **dict(options or {}))
         self.deck = tuple(deck) if deck is not None else tuple(f"card-{i:03}" for i in range(84))
-        self.index = {card: i for i, card in enumerate(self.deck)}
         self.layout = Layout.of(self.rules, players, self.deck)
+        self.encoder = Encoder(self.layout)
         self.clue_fn = clue_fn
         self.render_mode = render_mode
         self.card_image = card_image
@@ -117,6 +117,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo's naming: raw_env)
             tuple(self.agents), self.deck, self.rules, first_storyteller=self.agents[0]
         )
         self.state_, _ = execute(None, start, self._rng)
+        self.encoder.reset()
+        self._views: dict[str, PlayerView] = {}
         self.rewards = dict.fromkeys(self.agents, 0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0)
         self.terminations = dict.fromkeys(self.agents, False)
@@ -132,12 +134,15 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo's naming: raw_env)
     def view(self, agent: str) -> PlayerView:
         """What ``agent`` sees now: the engine's per-player view, the observation's only source."""
         assert self.state_ is not None, "call reset() first"
-        return player_view(self.state_, agent)
+        view = self._views.get(agent)
+        if view is None or view.version != self.state_.version:
+            view = self._views[agent] = player_view(self.state_, agent)
+        return view
 
     def observe(self, agent: str) -> dict[str, Any]:
         view = self.view(agent)
         return {
-            "observation": encode_view(view, self.layout, self.index),
+            "observation": self.encoder.encode(view),
             "action_mask": action_mask(view, self.layout),
         }
 

@@ -12,6 +12,7 @@ viewer (0 = me), cards as deck indices: no hidden card of another player can app
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -27,6 +28,7 @@ from dixit.engine import (
     GiveClue,
     Phase,
     PlayerView,
+    RoundScored,
     Rules,
     SubmitCards,
 )
@@ -45,85 +47,103 @@ class Layout:
     hand: int
     cards_each: int
     table: int
+    combos: tuple[tuple[int, ...], ...]
 
     @classmethod
     def of(cls, rules: Rules, players: int, deck: tuple[CardId, ...]) -> Layout:
+        hand, each = rules.hand_size_for(players), rules.cards_each_for(players)
         return cls(
             players,
             deck,
-            rules.hand_size_for(players),
-            rules.cards_each_for(players),
+            hand,
+            each,
             rules.table_size_for(players),
+            tuple(combinations(range(hand), each)),
         )
-
-    @property
-    def combos(self) -> tuple[tuple[int, ...], ...]:
-        return _combos(self.hand, self.cards_each)
 
     @property
     def actions(self) -> int:
         return self.hand + len(self.combos) + self.table
 
     @property
+    def round_size(self) -> int:
+        """One revealed round: storyteller seat and card, then table cards, owners and votes."""
+        return 2 + self.table * 3
+
+    @property
     def observation_size(self) -> int:
         n, d = self.players, len(self.deck)
-        per_round = 1 + 1 + self.table * 3  # storyteller seat, storyteller card, table/owners/votes
-        return len(PHASES) + 4 + n * 3 + d * 2 + self.table + 1 + HISTORY * per_round
+        return len(PHASES) + 4 + n * 3 + d * 2 + self.table + 1 + HISTORY * self.round_size
 
 
-_COMBOS: dict[tuple[int, int], tuple[tuple[int, ...], ...]] = {}
+class Encoder:
+    """Encodes views for one game; revealed rounds, which change once a round, are cached."""
 
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
+        self.index = {card: i for i, card in enumerate(layout.deck)}
+        self._history: dict[tuple[int, int], list[int]] = {}
 
-def _combos(hand: int, k: int) -> tuple[tuple[int, ...], ...]:
-    key = (hand, k)
-    if key not in _COMBOS:
-        _COMBOS[key] = tuple(combinations(range(hand), k))
-    return _COMBOS[key]
+    def reset(self) -> None:
+        self._history.clear()
 
+    def _round(self, scored: RoundScored, seat: Callable[[str], int]) -> list[int]:
+        index, size = self.index, self.layout.table
+        votes: dict[str, int] = {}
+        for _, card in scored.votes:
+            votes[card] = votes.get(card, 0) + 1
+        owners = dict(scored.owners)
+        pad = size - len(scored.table)
+        return (
+            [seat(scored.storyteller), index[scored.storyteller_card]]
+            + [index[c] for c in scored.table]
+            + [-1] * pad
+            + [seat(owners[c]) for c in scored.table]
+            + [-1] * pad
+            + [votes.get(c, 0) for c in scored.table]
+            + [0] * pad
+        )
 
-def encode_view(view: PlayerView, layout: Layout, index: dict[CardId, int]) -> IntArray:
-    """The view as integers (see the module docstring for what is and is not in it)."""
-    n = layout.players
-    players = view.players
-    me = players.index(view.viewer) if view.viewer is not None else 0
+    def history(self, view: PlayerView, me: int, seat: Callable[[str], int]) -> list[int]:
+        key = (me, len(view.rounds))
+        cached = self._history.get(key)
+        if cached is None:
+            cached = []
+            for back in range(HISTORY):
+                if back < len(view.rounds):
+                    cached += self._round(view.rounds[-1 - back], seat)
+                else:
+                    cached += [-1, -1] + [-1] * (self.layout.table * 2) + [0] * self.layout.table
+            self._history[key] = cached
+        return cached
 
-    def seat(player: str | None) -> int:
-        return -1 if player is None else (players.index(player) - me) % n
+    def encode(self, view: PlayerView) -> IntArray:
+        """The view as integers (see the module docstring for what is and is not in it)."""
+        layout, index = self.layout, self.index
+        n, d = layout.players, len(layout.deck)
+        players = view.players
+        me = players.index(view.viewer) if view.viewer is not None else 0
+        seats = {p: (i - me) % n for i, p in enumerate(players)}
 
-    out: list[int] = [int(view.phase is p) for p in PHASES]
-    out += [seat(view.storyteller), view.round, view.pile_count, view.discard_count]
-    ordered = [players[(me + i) % n] for i in range(n)]
-    acted = set(view.acted)
-    waiting = set(view.waiting_for)
-    out += [view.scores[p] for p in ordered]
-    out += [int(p in acted) for p in ordered]
-    out += [int(p in waiting) for p in ordered]
-    d = len(layout.deck)
-    hand = [0] * d
-    for card in view.hand or ():
-        hand[index[card]] = 1
-    mine = [0] * d
-    for card in view.my_cards:
-        mine[index[card]] = 1
-    out += hand + mine
-    table = [index[c] for c in view.table]
-    out += table + [-1] * (layout.table - len(table))
-    out.append(view.table.index(view.my_vote) if view.my_vote in view.table else -1)
-    for back in range(HISTORY):
-        if back < len(view.rounds):
-            scored = view.rounds[-1 - back]
-            owners = dict(scored.owners)
-            votes: dict[str, int] = {}
-            for _, card in scored.votes:
-                votes[card] = votes.get(card, 0) + 1
-            cards = list(scored.table) + [None] * (layout.table - len(scored.table))
-            out += [seat(scored.storyteller), index[scored.storyteller_card]]
-            out += [index[c] if c is not None else -1 for c in cards]
-            out += [seat(owners[c]) if c is not None else -1 for c in cards]
-            out += [votes.get(c, 0) if c is not None else 0 for c in cards]
-        else:
-            out += [-1, -1] + [-1] * (layout.table * 2) + [0] * layout.table
-    return np.asarray(out, dtype=np.int32)
+        def seat(player: str | None) -> int:
+            return -1 if player is None else seats[player]
+
+        ordered = [players[(me + i) % n] for i in range(n)]
+        acted, waiting, scores = view.acted, view.waiting_for, view.scores
+        head = [int(view.phase is p) for p in PHASES]
+        head += [seat(view.storyteller), view.round, view.pile_count, view.discard_count]
+        head += [scores[p] for p in ordered]
+        head += [int(p in acted) for p in ordered]
+        head += [int(p in waiting) for p in ordered]
+        cards = [0] * (2 * d)
+        for card in view.hand or ():
+            cards[index[card]] = 1
+        for card in view.my_cards:
+            cards[d + index[card]] = 1
+        table = [index[c] for c in view.table]
+        table += [-1] * (layout.table - len(table))
+        table.append(view.table.index(view.my_vote) if view.my_vote in view.table else -1)
+        return np.array(head + cards + table + self.history(view, me, seat), dtype=np.int32)
 
 
 def action_mask(view: PlayerView, layout: Layout) -> npt.NDArray[np.int8]:
