@@ -26,11 +26,14 @@ DECK = tuple(f"c{i:02}" for i in range(84))
 
 
 def engine_game(seed: int) -> int:
-    state, events = random_playthrough(rules_for("classic"), PLAYERS, DECK, seed)
+    _, events = random_playthrough(rules_for("classic"), PLAYERS, DECK, seed)
     return len(events)
 
 
-def env_game(seed: int, env: dixit_v0.raw_env = dixit_v0.raw_env(players=5)) -> int:
+ENV = dixit_v0.raw_env(players=5)
+
+
+def env_game(seed: int, env: dixit_v0.raw_env = ENV) -> int:
     """One game through the raw environment; returns the number of steps."""
     env.reset(seed=seed)
     rng = random.Random(seed)
