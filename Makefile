@@ -44,8 +44,8 @@ run: $(RUN_STAMP) web-build
 	$(BIN)/dixit serve --host $(HOST) --port $(PORT)
 
 lint: install web
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench examples
+	$(BIN)/ruff format --check src tests bench examples
 	$(BIN)/lint-imports
 	cd web && npm run --silent lint
 

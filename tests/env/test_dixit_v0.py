@@ -136,3 +136,52 @@ def test_render_text_and_rgb_frame():
 def test_the_quick_start_in_the_docstring_runs():
     failures, _ = doctest.testmod(dixit_v0, verbose=False)
     assert failures == 0
+
+
+def test_an_agent_that_answers_views_with_commands_plays_a_whole_game():
+    import random
+
+    from dixit.bots import RandomBot
+
+    env = dixit_v0.env(edition="classic", players=3)
+    env.reset(seed=4)
+    raw = env.unwrapped
+    bots = {agent: RandomBot(random.Random(i)) for i, agent in enumerate(raw.possible_agents)}
+    for agent in env.agent_iter():
+        if env.last()[2]:
+            env.step(None)
+            continue
+        command = bots[agent].act(raw.view(agent))
+        env.step(raw.action_for(command))
+    assert raw.state_.phase == "over"
+
+
+def test_the_example_prompt_agent_plays_a_whole_game_through_a_supplied_function():
+    from examples.prompt_agent import PromptAgent
+
+    prompts = []
+
+    def ask(prompt: str) -> str:
+        prompts.append(prompt)
+        return "2: the long way home" if "storyteller" in prompt else "nonsense"
+
+    env = dixit_v0.env(edition="2021", players=4)
+    env.reset(seed=9)
+    raw = env.unwrapped
+    agent = PromptAgent(ask)
+    for name in env.agent_iter():
+        if env.last()[2]:
+            env.step(None)
+            continue
+        env.step(raw.action_for(agent.act(raw.view(name))))
+    assert raw.state_.phase == "over"
+    assert any(r.clue == "the long way home" for r in raw.state_.rounds)
+    assert prompts
+
+
+def test_the_quick_start_of_docs_research_runs():
+    from pathlib import Path
+
+    text = (Path(__file__).parents[2] / "docs" / "research.md").read_text(encoding="utf-8")
+    code = text.split("```python\n", 1)[1].split("```", 1)[0]
+    exec(compile(code, "docs/research.md", "exec"), {})

@@ -33,6 +33,7 @@ from pettingzoo.utils import wrappers
 from dixit.engine import (
     CLUE_WORDS,
     CardId,
+    Command,
     GameState,
     Phase,
     PlayerView,
@@ -45,7 +46,7 @@ from dixit.engine import (
 )
 from dixit.engine.serialize import view_to_json
 
-from .encoding import Encoder, Layout, action_mask, decode_action
+from .encoding import Encoder, Layout, action_mask, decode_action, encode_command
 
 ClueFn = Callable[[PlayerView, CardId, random.Random], str]
 
@@ -170,6 +171,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo's naming: raw_env)
                 self.infos[a] = {"winners": list(self.state_.winners)}
         self._accumulate_rewards()
         self.agent_selection = self._next_agent()
+
+    def action_for(self, command: Command) -> tuple[int, str | None]:
+        """The action that plays ``command`` for the selected agent (for agents that answer a
+        view with a command, like ``dixit.bots``: ``env.step(env.action_for(bot.act(view)))``)."""
+        return encode_command(command, self.view(self.agent_selection), self.layout)
 
     @property
     def final_scores(self) -> dict[str, int]:

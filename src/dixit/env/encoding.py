@@ -185,3 +185,17 @@ def decode_action(action: int, clue: str | None, view: PlayerView, layout: Layou
     if not legal.vote or slot >= len(view.table) or view.table[slot] not in legal.vote:
         raise GameError(Code.CARD_NOT_ON_TABLE, "no vote for this table slot now")
     return CastVote(player, view.table[slot])
+
+
+def encode_command(command: Command, view: PlayerView, layout: Layout) -> tuple[int, str | None]:
+    """The action (index, clue text or None) for an engine command: how an agent that answers
+    views with commands (``dixit.bots.Bot``) plays in the environment."""
+    hand = view.hand or ()
+    if isinstance(command, GiveClue):
+        return hand.index(command.card), command.clue
+    if isinstance(command, SubmitCards):
+        slots = tuple(sorted(hand.index(c) for c in command.cards))
+        return layout.hand + layout.combos.index(slots), None
+    if isinstance(command, CastVote):
+        return layout.hand + len(layout.combos) + view.table.index(command.card), None
+    raise GameError(Code.UNKNOWN_COMMAND, f"{type(command).__name__} is not a player's move")
