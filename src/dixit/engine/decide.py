@@ -7,6 +7,8 @@ caller passes in and is written into the events, so replaying never draws a rand
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 from .commands import CastVote, Command, EndGame, GiveClue, PlayerId, StartGame, SubmitCards
 from .errors import Code, GameError
@@ -48,13 +50,10 @@ def decide(state: GameState | None, command: Command, rng: random.Random) -> lis
         return [_game_over(state.scores, reason)]
     if command.player not in state.hands:
         raise GameError(Code.NOT_A_PLAYER, f"{command.player!r} is not playing in this game")
-    if isinstance(command, GiveClue):
-        return _give_clue(state, command)
-    if isinstance(command, SubmitCards):
-        return _submit(state, command, rng)
-    if isinstance(command, CastVote):
-        return _vote(state, command, rng)
-    raise GameError(Code.UNKNOWN_COMMAND, f"unknown command {type(command).__name__}")
+    move = _MOVES.get(type(command))
+    if move is None:
+        raise GameError(Code.UNKNOWN_COMMAND, f"unknown command {type(command).__name__}")
+    return move(state, command, rng)
 
 
 def execute(
@@ -99,7 +98,7 @@ def _check_phase(state: GameState, phase: Phase, doing: str) -> None:
         raise GameError(Code.WRONG_PHASE, f"cannot {doing} now: the game is in {state.phase}")
 
 
-def _give_clue(state: GameState, command: GiveClue) -> list[Event]:
+def _give_clue(state: GameState, command: GiveClue, rng: random.Random) -> list[Event]:
     _check_phase(state, Phase.CLUE, "give a clue")
     player = command.player
     if state.storyteller is not None and state.storyteller != player:
@@ -228,3 +227,10 @@ def _game_over(scores: dict[PlayerId, int], reason: EndReason | str) -> GameEnde
     """Players tied for the most points share the victory."""
     best = max(scores.values())
     return GameEnded(winners=tuple([p for p, s in scores.items() if s == best]), reason=reason)
+
+
+_MOVES: dict[type[Any], Callable[[GameState, Any, random.Random], list[Event]]] = {
+    GiveClue: _give_clue,
+    SubmitCards: _submit,
+    CastVote: _vote,
+}

@@ -29,6 +29,8 @@ def random_command(state: GameState, player: PlayerId, rng: random.Random) -> Co
     if legal.give_clue:
         return GiveClue(player, rng.choice(legal.give_clue), rng.choice(CLUE_WORDS))
     if legal.submit:
+        if legal.submit_count == 1:
+            return SubmitCards(player, (rng.choice(legal.submit),))
         return SubmitCards(player, tuple(rng.sample(legal.submit, legal.submit_count)))
     if legal.vote:
         return CastVote(player, rng.choice(legal.vote))
