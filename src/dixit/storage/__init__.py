@@ -5,7 +5,17 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .base import EventStore, JSONDict, RoomRecord, StoredEvent, VersionConflict
+from .base import (
+    EventStore,
+    JSONDict,
+    RoomRecord,
+    StorageError,
+    StoreBusy,
+    StoredEvent,
+    StoreFull,
+    StoreUnavailable,
+    VersionConflict,
+)
 from .memory import MemoryEventStore
 from .sqlite import SQLiteEventStore
 
@@ -48,6 +58,10 @@ __all__ = [
     "MemoryEventStore",
     "RoomRecord",
     "SQLiteEventStore",
+    "StorageError",
+    "StoreBusy",
+    "StoreFull",
+    "StoreUnavailable",
     "StoredEvent",
     "VersionConflict",
     "default_data_dir",

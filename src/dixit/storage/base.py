@@ -16,6 +16,36 @@ from typing import Any, Protocol
 JSONDict = dict[str, Any]
 
 
+class StorageError(Exception):
+    """A store failure with a stable code; nothing was written unless the message says the
+    outcome is unknown. Subclasses tell a caller whether waiting and retrying can help."""
+
+    code = "store/error"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class StoreUnavailable(StorageError):
+    """The database cannot be reached (down, restarting, refusing connections)."""
+
+    code = "store/unavailable"
+
+
+class StoreBusy(StorageError):
+    """Another writer held the database lock too long (SQLite ``database is locked``), or too
+    many writes are already waiting for it."""
+
+    code = "store/busy"
+
+
+class StoreFull(StorageError):
+    """The disk (or the database's size limit) is full."""
+
+    code = "store/disk_full"
+
+
 class VersionConflict(Exception):
     """The stream moved on since the writer read it; nothing was written."""
 
