@@ -6,13 +6,16 @@ there; otherwise the reason a test skips."""
 from __future__ import annotations
 
 import glob
+import importlib.util
 import os
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 PG_BINS = sorted(glob.glob("/usr/lib/postgresql/*/bin"))
 REDIS_SERVER = shutil.which("redis-server")
@@ -146,3 +149,17 @@ class OwnRedis:
             self._proc.wait(10)
             self._proc = None
         wait_port(self.port, up=False)
+
+
+def server_harness() -> Any:
+    """tests/server/harness.py (real ``dixit serve`` processes and socket clients), loaded by
+    path: test packages are not importable from one another in pytest's importlib mode."""
+    name = "dixit_tests_server_harness"
+    if name not in sys.modules:
+        path = Path(__file__).resolve().parents[1] / "server" / "harness.py"
+        spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]

@@ -8,7 +8,7 @@ imports nothing else of the project.
 
 from __future__ import annotations
 
-from .base import PubSub, Subscription
+from .base import GAP, PubSub, PubSubUnavailable, Subscription
 from .memory import MemoryPubSub
 
 
@@ -22,4 +22,4 @@ def open_pubsub(url: str) -> PubSub:
     raise ValueError(f"unsupported pub/sub URL {url!r} (memory://, redis://…)")
 
 
-__all__ = ["MemoryPubSub", "PubSub", "Subscription", "open_pubsub"]
+__all__ = ["GAP", "MemoryPubSub", "PubSub", "PubSubUnavailable", "Subscription", "open_pubsub"]
