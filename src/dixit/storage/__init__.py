@@ -6,8 +6,11 @@ import os
 from pathlib import Path
 
 from .base import (
+    CommandKey,
+    DuplicateCommand,
     EventStore,
     JSONDict,
+    Lease,
     RoomRecord,
     StorageError,
     StoreBusy,
@@ -15,6 +18,7 @@ from .base import (
     StoreFull,
     StoreUnavailable,
     VersionConflict,
+    VersionedRoom,
 )
 from .memory import MemoryEventStore
 from .sqlite import SQLiteEventStore
@@ -53,8 +57,11 @@ def open_store(url: str) -> EventStore:
 
 
 __all__ = [
+    "CommandKey",
+    "DuplicateCommand",
     "EventStore",
     "JSONDict",
+    "Lease",
     "MemoryEventStore",
     "RoomRecord",
     "SQLiteEventStore",
@@ -64,6 +71,7 @@ __all__ = [
     "StoreUnavailable",
     "StoredEvent",
     "VersionConflict",
+    "VersionedRoom",
     "default_data_dir",
     "default_database_url",
     "open_store",

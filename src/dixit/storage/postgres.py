@@ -27,12 +27,17 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from .base import (
+    CommandKey,
+    DuplicateCommand,
     JSONDict,
+    Lease,
     RoomRecord,
     StoredEvent,
     StoreUnavailable,
     VersionConflict,
+    VersionedRoom,
     event_rows,
+    room_stream,
 )
 
 T = TypeVar("T")
@@ -54,12 +59,39 @@ CREATE TABLE IF NOT EXISTS dixit_rooms (
     created TIMESTAMPTZ NOT NULL DEFAULT now(),
     updated TIMESTAMPTZ NOT NULL DEFAULT now()
 );
+ALTER TABLE dixit_rooms ADD COLUMN IF NOT EXISTS version INTEGER NOT NULL DEFAULT 1;
+CREATE TABLE IF NOT EXISTS dixit_commands (
+    room TEXT NOT NULL,
+    actor TEXT NOT NULL,
+    command_id TEXT NOT NULL,
+    applied TIMESTAMPTZ NOT NULL DEFAULT now(),
+    PRIMARY KEY (room, actor, command_id)
+);
+CREATE TABLE IF NOT EXISTS dixit_leases (
+    name TEXT PRIMARY KEY,
+    holder TEXT NOT NULL,
+    epoch BIGINT NOT NULL,
+    expires TIMESTAMPTZ NOT NULL
+);
 """
 
 UPSERT_ROOM = (
     "INSERT INTO dixit_rooms (code, data) VALUES (%s, %s) "
-    "ON CONFLICT (code) DO UPDATE SET data = excluded.data, updated = now()"
+    "ON CONFLICT (code) DO UPDATE SET data = excluded.data, updated = now(), "
+    "version = dixit_rooms.version + 1"
 )
+ROOM_VERSION = "SELECT version FROM dixit_rooms WHERE code = %s FOR UPDATE"
+# A new tenure (another holder, or the same one after expiry) gets the next epoch.
+ACQUIRE_LEASE = """
+INSERT INTO dixit_leases AS l (name, holder, epoch, expires)
+VALUES (%(name)s, %(holder)s, 1, now() + make_interval(secs => %(ttl)s::float8))
+ON CONFLICT (name) DO UPDATE SET
+    holder = excluded.holder,
+    epoch = l.epoch + CASE WHEN l.holder = excluded.holder AND l.expires > now() THEN 0 ELSE 1 END,
+    expires = excluded.expires
+WHERE l.holder = excluded.holder OR l.expires <= now()
+RETURNING epoch
+"""
 
 
 @dataclass(slots=True)
@@ -239,6 +271,7 @@ class PostgresEventStore:
         command_id: str | None = None,
         actor: str | None = None,
         room: RoomRecord | None = None,
+        room_version: int | None = None,
     ) -> int:
         rows = event_rows(stream, expected_version, events, command_id, actor, Jsonb)
 
@@ -251,6 +284,8 @@ class PostgresEventStore:
             current = int(row[0]) if row else 0
             if current != expected_version:
                 raise VersionConflict(stream, expected_version, current)
+            if room is not None and room_version is not None:
+                await _check_room(conn, room.code, room_version)
             async with conn.cursor() as cur:
                 await cur.executemany("INSERT INTO dixit_events VALUES (%s, %s, %s, %s, %s)", rows)
             if room is not None:
@@ -288,12 +323,108 @@ class PostgresEventStore:
 
         return await self._read(read)
 
+    async def get_room(self, code: str) -> VersionedRoom | None:
+        async def read(conn: Conn) -> VersionedRoom | None:
+            cursor = await conn.execute(
+                "SELECT data, version FROM dixit_rooms WHERE code = %s", (code,)
+            )
+            row = await cursor.fetchone()
+            return None if row is None else VersionedRoom(_obj(row[0]), int(row[1]))
+
+        return await self._read(read)
+
+    async def put_room(
+        self, room: RoomRecord, expected_version: int, *, command: CommandKey | None = None
+    ) -> int:
+        async def write(conn: Conn) -> int:
+            if command is not None:
+                cursor = await conn.execute(
+                    "INSERT INTO dixit_commands (room, actor, command_id) VALUES (%s, %s, %s) "
+                    "ON CONFLICT DO NOTHING",
+                    (room.code, command.actor, command.command_id),
+                )
+                if cursor.rowcount == 0:
+                    raise DuplicateCommand(room.code, command.actor, command.command_id)
+            await _check_room(conn, room.code, expected_version)
+            await conn.execute(UPSERT_ROOM, (room.code, Jsonb(room.data)))
+            return expected_version + 1
+
+        try:
+            return await self._write(write)
+        except psycopg.errors.UniqueViolation:  # two creators raced past the check
+            raise VersionConflict(room_stream(room.code), expected_version) from None
+
+    async def command_applied(self, room: str, command: CommandKey) -> bool:
+        async def read(conn: Conn) -> bool:
+            cursor = await conn.execute(
+                "SELECT 1 FROM dixit_commands WHERE room = %s AND actor = %s AND command_id = %s",
+                (room, command.actor, command.command_id),
+            )
+            return await cursor.fetchone() is not None
+
+        return await self._read(read)
+
+    async def acquire_lease(self, name: str, holder: str, ttl_s: float) -> Lease | None:
+        async def write(conn: Conn) -> Lease | None:
+            cursor = await conn.execute(
+                ACQUIRE_LEASE, {"name": name, "holder": holder, "ttl": ttl_s}
+            )
+            row = await cursor.fetchone()
+            return None if row is None else Lease(name, holder, int(row[0]), ttl_s)
+
+        try:
+            return await self._write(write)
+        except psycopg.errors.UniqueViolation:  # another process created it first
+            return None
+
+    async def renew_lease(self, name: str, holder: str, ttl_s: float) -> Lease | None:
+        async def write(conn: Conn) -> Lease | None:
+            cursor = await conn.execute(
+                "UPDATE dixit_leases SET expires = now() + make_interval(secs => %s::float8) "
+                "WHERE name = %s AND holder = %s AND expires > now() RETURNING epoch",
+                (ttl_s, name, holder),
+            )
+            row = await cursor.fetchone()
+            return None if row is None else Lease(name, holder, int(row[0]), ttl_s)
+
+        return await self._write(write)
+
+    async def release_lease(self, name: str, holder: str) -> None:
+        async def write(conn: Conn) -> None:
+            # Kept, expired, so that the next holder's epoch is higher.
+            await conn.execute(
+                "UPDATE dixit_leases SET expires = '-infinity' WHERE name = %s AND holder = %s",
+                (name, holder),
+            )
+
+        await self._write(write)
+
+    async def lease(self, name: str) -> Lease | None:
+        async def read(conn: Conn) -> Lease | None:
+            cursor = await conn.execute(
+                "SELECT holder, epoch, EXTRACT(EPOCH FROM expires - now()) FROM dixit_leases "
+                "WHERE name = %s AND expires > now()",
+                (name,),
+            )
+            row = await cursor.fetchone()
+            return None if row is None else Lease(name, row[0], int(row[1]), float(row[2]))
+
+        return await self._read(read)
+
     async def room_codes(self) -> list[str]:
         async def read(conn: Conn) -> list[str]:
             cursor = await conn.execute("SELECT code FROM dixit_rooms ORDER BY created, code")
             return [str(code) for (code,) in await cursor.fetchall()]
 
         return await self._read(read)
+
+
+async def _check_room(conn: Conn, code: str, expected: int) -> None:
+    cursor = await conn.execute(ROOM_VERSION, (code,))
+    row = await cursor.fetchone()
+    current = 0 if row is None else int(row[0])
+    if current != expected:
+        raise VersionConflict(room_stream(code), expected, current)
 
 
 async def _quiet_close(conn: Conn) -> None:

@@ -33,14 +33,19 @@ from typing import Any, TypeVar
 import orjson
 
 from .base import (
+    CommandKey,
+    DuplicateCommand,
     JSONDict,
+    Lease,
     RoomRecord,
     StorageError,
     StoreBusy,
     StoredEvent,
     StoreFull,
     VersionConflict,
+    VersionedRoom,
     event_rows,
+    room_stream,
 )
 
 T = TypeVar("T")
@@ -61,9 +66,25 @@ CREATE TABLE IF NOT EXISTS rooms (
     code TEXT PRIMARY KEY,
     data TEXT NOT NULL,
     created REAL NOT NULL,
-    updated REAL NOT NULL
+    updated REAL NOT NULL,
+    version INTEGER NOT NULL DEFAULT 1
+);
+CREATE TABLE IF NOT EXISTS commands (
+    room TEXT NOT NULL,
+    actor TEXT NOT NULL,
+    command_id TEXT NOT NULL,
+    applied REAL NOT NULL,
+    PRIMARY KEY (room, actor, command_id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS leases (
+    name TEXT PRIMARY KEY,
+    holder TEXT NOT NULL,
+    epoch INTEGER NOT NULL,
+    expires REAL NOT NULL
 );
 """
+# Databases from before room versions: every existing record counts as version 1.
+ADD_ROOM_VERSION = "ALTER TABLE rooms ADD COLUMN version INTEGER NOT NULL DEFAULT 1"
 
 
 class _Busy(Exception):
@@ -196,6 +217,7 @@ class SQLiteEventStore:
         command_id: str | None = None,
         actor: str | None = None,
         room: RoomRecord | None = None,
+        room_version: int | None = None,
     ) -> int:
         rows = event_rows(stream, expected_version, events, command_id, actor, _dumps)
         room_row = None
@@ -209,6 +231,8 @@ class SQLiteEventStore:
                 ).fetchone()
                 if current != expected_version:
                     raise VersionConflict(stream, expected_version, current)
+                if room_row is not None and room_version is not None:
+                    _check_room(db, room_row[0], room_version)
                 db.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?)", rows)
                 if room_row is not None:
                     _upsert_room(db, *room_row)
@@ -245,6 +269,98 @@ class SQLiteEventStore:
 
         return await self._run(read, read=True)
 
+    async def get_room(self, code: str) -> VersionedRoom | None:
+        def read(db: sqlite3.Connection) -> VersionedRoom | None:
+            row = db.execute("SELECT data, version FROM rooms WHERE code = ?", (code,)).fetchone()
+            return None if row is None else VersionedRoom(dict(json.loads(row[0])), row[1])
+
+        return await self._run(read, read=True)
+
+    async def put_room(
+        self, room: RoomRecord, expected_version: int, *, command: CommandKey | None = None
+    ) -> int:
+        text = _dumps(room.data)
+
+        def write(db: sqlite3.Connection) -> int:
+            now = time.time()
+            with _transaction(db):
+                if command is not None:
+                    added = db.execute(
+                        "INSERT INTO commands VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                        (room.code, command.actor, command.command_id, now),
+                    ).rowcount
+                    if not added:
+                        raise DuplicateCommand(room.code, command.actor, command.command_id)
+                _check_room(db, room.code, expected_version)
+                _upsert_room(db, room.code, text, now)
+            self._writes += 1
+            return expected_version + 1
+
+        return await self._run(write)
+
+    async def command_applied(self, room: str, command: CommandKey) -> bool:
+        def read(db: sqlite3.Connection) -> bool:
+            row = db.execute(
+                "SELECT 1 FROM commands WHERE room = ? AND actor = ? AND command_id = ?",
+                (room, command.actor, command.command_id),
+            ).fetchone()
+            return row is not None
+
+        return await self._run(read, read=True)
+
+    async def acquire_lease(self, name: str, holder: str, ttl_s: float) -> Lease | None:
+        def write(db: sqlite3.Connection) -> Lease | None:
+            now = time.time()
+            with _transaction(db):
+                row = db.execute(
+                    "SELECT holder, epoch, expires FROM leases WHERE name = ?", (name,)
+                ).fetchone()
+                if row is not None and row[0] != holder and row[2] > now:
+                    return None
+                epoch = 1 if row is None else row[1] + (row[0] != holder or row[2] <= now)
+                db.execute(
+                    "INSERT INTO leases VALUES (?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET "
+                    "holder = excluded.holder, epoch = excluded.epoch, expires = excluded.expires",
+                    (name, holder, epoch, now + ttl_s),
+                )
+            return Lease(name, holder, epoch, ttl_s)
+
+        return await self._run(write)
+
+    async def renew_lease(self, name: str, holder: str, ttl_s: float) -> Lease | None:
+        def write(db: sqlite3.Connection) -> Lease | None:
+            now = time.time()
+            with _transaction(db):
+                row = db.execute(
+                    "UPDATE leases SET expires = ? WHERE name = ? AND holder = ? AND expires > ? "
+                    "RETURNING epoch",
+                    (now + ttl_s, name, holder, now),
+                ).fetchone()
+            return None if row is None else Lease(name, holder, row[0], ttl_s)
+
+        return await self._run(write)
+
+    async def release_lease(self, name: str, holder: str) -> None:
+        def write(db: sqlite3.Connection) -> None:
+            with _transaction(db):
+                # Kept, expired, so that the next holder's epoch is higher.
+                db.execute(
+                    "UPDATE leases SET expires = 0 WHERE name = ? AND holder = ?", (name, holder)
+                )
+
+        await self._run(write)
+
+    async def lease(self, name: str) -> Lease | None:
+        def read(db: sqlite3.Connection) -> Lease | None:
+            now = time.time()
+            row = db.execute(
+                "SELECT holder, epoch, expires FROM leases WHERE name = ? AND expires > ?",
+                (name, now),
+            ).fetchone()
+            return None if row is None else Lease(name, row[0], row[1], row[2] - now)
+
+        return await self._run(read, read=True)
+
     async def room_codes(self) -> list[str]:
         def read(db: sqlite3.Connection) -> list[str]:
             cursor = db.execute("SELECT code FROM rooms ORDER BY created, code")
@@ -261,6 +377,9 @@ def _prepare(db: sqlite3.Connection) -> None:
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=NORMAL")
     db.executescript(SCHEMA)
+    columns = {row[1] for row in db.execute("PRAGMA table_info(rooms)")}
+    if "version" not in columns:
+        db.execute(ADD_ROOM_VERSION)
 
 
 def _attempt(db: sqlite3.Connection, work: Work[T]) -> T:
@@ -314,7 +433,15 @@ def _dumps(value: Any) -> str:
 
 def _upsert_room(db: sqlite3.Connection, code: str, text: str, now: float) -> None:
     db.execute(
-        "INSERT INTO rooms (code, data, created, updated) VALUES (?, ?, ?, ?) "
-        "ON CONFLICT (code) DO UPDATE SET data = excluded.data, updated = excluded.updated",
+        "INSERT INTO rooms (code, data, created, updated, version) VALUES (?, ?, ?, ?, 1) "
+        "ON CONFLICT (code) DO UPDATE SET data = excluded.data, updated = excluded.updated, "
+        "version = rooms.version + 1",
         (code, text, now, now),
     )
+
+
+def _check_room(db: sqlite3.Connection, code: str, expected: int) -> None:
+    row = db.execute("SELECT version FROM rooms WHERE code = ?", (code,)).fetchone()
+    current = 0 if row is None else row[0]
+    if current != expected:
+        raise VersionConflict(room_stream(code), expected, current)
