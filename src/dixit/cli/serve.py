@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
+import sys
 from pathlib import Path
 
 
@@ -49,12 +51,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "(default: off)",
     )
     parser.add_argument("--log-level", default="info", help="uvicorn log level")
+    parser.add_argument(
+        "--log-format",
+        choices=("text", "json"),
+        default="text",
+        help="text (default) or json: one JSON object a line, for log collectors",
+    )
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from dixit.ops.logs import log_config
     from dixit.server import Limits, ServerConfig, create_app
     from dixit.storage import default_data_dir
 
@@ -71,6 +80,10 @@ def run(args: argparse.Namespace) -> int:
         bot_delay_s=max(0.0, args.bot_delay),
         limits=Limits(max_rooms=args.max_rooms),
     )
+    problem = asyncio.run(_preflight(database, args.pubsub))
+    if problem:
+        print(f"dixit serve: cannot start: {problem}", file=sys.stderr, flush=True)
+        return 2
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::", "::1") else args.host
     print(f"Dixit server: open http://{shown}:{args.port}/  (database: {database})", flush=True)
     uvicorn.run(
@@ -78,9 +91,35 @@ def run(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         log_level=args.log_level,
+        log_config=log_config(args.log_format, args.log_level),
         ws_max_size=64 * 1024,
         ws_per_message_deflate=args.ws_compression,
         ws_ping_interval=20,
         ws_ping_timeout=30,
     )
     return 0
+
+
+async def _preflight(database: str, pubsub_url: str) -> str | None:
+    """Open (then close) the event store and the fan-out once before serving: a dependency
+    that refuses gives one line (what, where, why) instead of a start-up traceback."""
+    from dixit.pubsub import PubSubUnavailable, open_pubsub
+    from dixit.storage import StorageError, open_store
+
+    try:
+        store = open_store(database)
+        bus = open_pubsub(pubsub_url)
+    except ValueError as error:
+        return str(error)
+    try:
+        await store.open()
+    except StorageError as error:
+        return f"event store: {error.message} ({error.code})"
+    try:
+        await bus.open()
+    except PubSubUnavailable as error:
+        return f"fan-out: {error.message} ({error.code})"
+    finally:
+        await store.close()
+    await bus.close()
+    return None

@@ -1,7 +1,7 @@
 """Fan-out through Redis PUBLISH/SUBSCRIBE: one connection listens for all local subscribers.
 
 The listener survives Redis restarts: when its connection fails it reconnects with backoff
-(0.05 s doubling to 1 s), subscribes again to every channel that has a local subscriber, and
+(0.05 s doubling to 0.5 s), subscribes again to every channel that has a local subscriber, and
 then reports the gap — every subscription gets :data:`~dixit.pubsub.base.GAP` (and its
 ``gaps`` count grows), and ``on_gap`` callbacks run — since messages published meanwhile are
 lost for good and subscribers must resynchronise from the event store. Publishing while Redis
@@ -38,7 +38,7 @@ def _connect_options() -> dict[str, Any]:
 
 
 class RedisPubSub:
-    backoff_s = (0.05, 1.0)
+    backoff_s = (0.05, 0.5)
 
     def __init__(self, url: str) -> None:
         self.url = url
