@@ -1,9 +1,11 @@
-"""Fault timings of the storage and fan-out layers (docs/benchmarks.md, "Faults").
+"""Fault timings of the storage and fan-out layers, and the cost of the metrics probes
+(docs/benchmarks.md, "Faults and operations").
 
     .venv/bin/python bench/faults.py redis      # listener back after a Redis restart
     .venv/bin/python bench/faults.py postgres   # first write after a PostgreSQL restart
     .venv/bin/python bench/faults.py sqlite     # writes and the event loop while a lock is held
     .venv/bin/python bench/faults.py health     # /api/health while an outside writer holds it
+    .venv/bin/python bench/faults.py probes     # what /metrics costs per send and store call
 
 PostgreSQL and Redis are servers of the bench's own (tests/ops/services.py), on free ports.
 ``--runs N`` repeats each measurement. Run another build's code with
@@ -255,9 +257,51 @@ def _health(hold_s: float) -> dict[str, Any]:
     return report
 
 
+async def _probes(n: int = 200_000) -> dict[str, Any]:
+    """Per-call cost of the socket probe and the timed store, against the bare calls."""
+    from dixit.ops.observe import ServerMetrics, SocketProbe, TimedStore
+    from dixit.storage import MemoryEventStore
+
+    update = {"type": "websocket.send", "text": '{"type":"game","v":1}'}
+    ack = {"type": "websocket.send", "text": '{"type":"ack","v":1}'}
+    took: dict[str, float] = {}
+
+    async def sink(message: Any) -> None:
+        return None
+
+    async def arrive() -> Any:
+        return {"type": "websocket.receive", "text": "{}"}
+
+    def app(key: str) -> Any:
+        async def serve(scope: Any, receive: Any, send: Any) -> None:
+            started = time.perf_counter()
+            for _ in range(n // 5):  # a command: 4 updates, then its ack
+                await receive()
+                for message in (update, update, update, update, ack):
+                    await send(message)
+            took[key] = (time.perf_counter() - started) / n
+
+        return serve
+
+    await app("bare")({"type": "websocket"}, arrive, sink)
+    await SocketProbe(app("probed"), ServerMetrics())({"type": "websocket"}, arrive, sink)
+    store = MemoryEventStore()
+    for key, target in (("store bare", store), ("store timed", TimedStore(store, ServerMetrics()))):
+        started = time.perf_counter()
+        for _ in range(n // 4):
+            await target.load_room("X")
+        took[key] = (time.perf_counter() - started) / (n // 4)
+    print(
+        f"a send: {took['bare'] * 1e6:.2f} µs bare, {took['probed'] * 1e6:.2f} µs probed; "
+        f"a store call: {took['store bare'] * 1e6:.2f} µs bare, "
+        f"{took['store timed'] * 1e6:.2f} µs timed"
+    )
+    return {k: v * 1e6 for k, v in took.items()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=("redis", "postgres", "sqlite", "health"))
+    parser.add_argument("what", choices=("redis", "postgres", "sqlite", "health", "probes"))
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--hold", type=float, default=3.0, help="seconds the lock is held")
     parser.add_argument("--json", action="store_true")
@@ -269,8 +313,10 @@ def main() -> None:
         result = _summary("PostgreSQL back → first write", asyncio.run(_postgres(args.runs)))
     elif args.what == "sqlite":
         result = asyncio.run(_sqlite(args.hold))
-    else:
+    elif args.what == "health":
         result = _health(args.hold)
+    else:
+        result = asyncio.run(_probes())
     if args.json:
         print(json.dumps(result))
 
