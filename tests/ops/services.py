@@ -9,6 +9,7 @@ import glob
 import importlib.util
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -142,6 +143,15 @@ class OwnRedis:
             stderr=subprocess.DEVNULL,
         )
         wait_port(self.port, up=True)
+
+    def pause(self) -> None:
+        """SIGSTOP: connections stay open, nothing answers."""
+        assert self._proc is not None
+        self._proc.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        assert self._proc is not None
+        self._proc.send_signal(signal.SIGCONT)
 
     def stop(self) -> None:
         if self._proc is not None:

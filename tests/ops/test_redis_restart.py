@@ -68,3 +68,29 @@ def test_unreachable_at_open_is_one_coded_line() -> None:
         assert caught.value.message.startswith("Redis unreachable at redis://127.0.0.1:")
 
     asyncio.run(main())
+
+
+def test_a_redis_that_stops_answering_is_noticed_and_publishing_does_not_hang(
+    own_redis: OwnRedis,
+) -> None:
+    """SIGSTOP: the connections stay open and nothing answers (like a half-open connection)."""
+
+    async def main() -> None:
+        a = RedisPubSub(own_redis.url)
+        a.ping_every_s, a.silence_s = 0.2, 1.0
+        await a.open()
+        sub = await a.subscribe("dixit:room:T")
+        own_redis.pause()
+        try:
+            with pytest.raises(PubSubUnavailable):
+                await asyncio.wait_for(a.publish("dixit:room:T", "x"), 10)
+            await _until(lambda: not a.connected)
+        finally:
+            own_redis.resume()
+        await _until(lambda: a.connected)
+        assert await asyncio.wait_for(sub.get(), 5) == GAP
+        await a.publish("dixit:room:T", "after")
+        assert await asyncio.wait_for(sub.get(), 5) == "after"
+        await a.close()
+
+    asyncio.run(main())

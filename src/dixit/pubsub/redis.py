@@ -32,6 +32,7 @@ def _connect_options() -> dict[str, Any]:
     return {
         "decode_responses": True,
         "socket_connect_timeout": 2,
+        "socket_timeout": 2,  # a Redis that stopped answering fails a publish, not hangs it
         "socket_keepalive": True,
         "retry": Retry(NoBackoff(), 0),
     }
@@ -39,6 +40,8 @@ def _connect_options() -> dict[str, Any]:
 
 class RedisPubSub:
     backoff_s = (0.05, 0.5)
+    ping_every_s = 5.0  # the listener pings Redis this often…
+    silence_s = 15.0  # …and counts it lost after this long without any answer
 
     def __init__(self, url: str) -> None:
         self.url = url
@@ -102,17 +105,29 @@ class RedisPubSub:
         pubsub, self._pubsub = self._pubsub, None
         if pubsub is not None:
             with contextlib.suppress(*LOST):
-                await pubsub.aclose()
+                await asyncio.wait_for(pubsub.aclose(), 2.0)
 
     async def _read(self) -> None:
         backoff = self.backoff_s[0]
+        heard = pinged = time.monotonic()
         while True:
             try:
                 if self._pubsub is None:
                     await self._listen()
                     self._came_back()
                     backoff = self.backoff_s[0]
-                message = await self._pubsub.get_message(timeout=1.0)
+                    heard = pinged = time.monotonic()
+                now = time.monotonic()
+                if now - pinged >= self.ping_every_s:
+                    pinged = now
+                    await self._pubsub.ping()  # its pong arrives as a message
+                message = await self._pubsub.get_message(timeout=min(1.0, self.ping_every_s))
+                if message is not None:
+                    heard = time.monotonic()
+                elif time.monotonic() - heard > self.silence_s:
+                    # A connection that is open but silent (Redis stopped, a half-open TCP
+                    # connection after a network fault) would otherwise be trusted for good.
+                    raise TimeoutError(f"no answer from Redis for {self.silence_s:g} s")
             except LOST:
                 if self.down_since is None:
                     self.down_since = time.monotonic()
