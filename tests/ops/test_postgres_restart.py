@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 
 import pytest
 
@@ -93,5 +94,34 @@ def test_unreachable_at_open_is_one_coded_line() -> None:
             await store.open()
         assert "\n" not in caught.value.message
         assert caught.value.message.startswith("PostgreSQL unreachable")
+
+    asyncio.run(main())
+
+
+def test_a_lease_holder_cut_off_by_an_outage_knows_when_to_stop(
+    own_postgres: OwnPostgres,
+) -> None:
+    """Renewals fail while PostgreSQL is down; the holder's local deadline (valid_until) has
+    passed before the lease can move, and another process can take it once it is back."""
+
+    async def main() -> None:
+        a = PostgresEventStore(own_postgres.url, read_retry_s=0.2)
+        b = PostgresEventStore(own_postgres.url)
+        await a.open()
+        await b.open()
+        held = await a.acquire_lease("room:L", "proc-a", 1.0)
+        assert held is not None
+        own_postgres.stop()
+        with pytest.raises(StoreUnavailable):
+            await a.renew_lease("room:L", "proc-a", 1.0)
+        await asyncio.sleep(1.2)
+        assert time.monotonic() > held.valid_until  # proc-a stopped driving by now
+        own_postgres.start()
+        await asyncio.sleep(PostgresEventStore.backoff_s[1])
+        taken = await b.acquire_lease("room:L", "proc-b", 30)
+        assert taken is not None and taken.epoch == held.epoch + 1
+        assert await a.renew_lease("room:L", "proc-a", 1.0) is None
+        await a.close()
+        await b.close()
 
     asyncio.run(main())

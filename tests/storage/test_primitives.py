@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 import uuid
 from pathlib import Path
 
@@ -152,8 +153,10 @@ def test_a_lease_has_one_holder_and_moves_when_it_expires(store_url: str) -> Non
     async def main() -> None:
         a, b = await _pair(store_url)
         name = f"room:{_code()}"
+        before = time.monotonic()
         first = await a.acquire_lease(name, "proc-a", 30)
         assert first is not None and first.holder == "proc-a"
+        assert before + 30 <= first.valid_until <= time.monotonic() + 30
         assert await b.acquire_lease(name, "proc-b", 30) is None
         renewed = await a.renew_lease(name, "proc-a", 30)
         assert renewed is not None and renewed.epoch == first.epoch

@@ -101,12 +101,18 @@ class CommandKey:
 @dataclass(frozen=True, slots=True)
 class Lease:
     """``holder`` drives ``name`` until ``ttl_s`` after its last renewal. ``epoch`` grows with
-    every new holder (or a holder's return after expiry): a fencing token a write can carry."""
+    every new holder (or a holder's return after expiry): a fencing token a write can carry.
+
+    ``valid_until`` is on this process's ``time.monotonic()`` clock: the call's start plus the
+    time to live. The store's own expiry cannot come sooner (its clock started later), so a
+    holder that acts only while ``time.monotonic() < valid_until`` never overlaps the next one
+    — whatever happened to its renewals (a database outage, a paused process)."""
 
     name: str
     holder: str
     epoch: int
     ttl_s: float
+    valid_until: float
 
 
 def room_stream(code: str) -> str:

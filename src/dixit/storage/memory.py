@@ -117,7 +117,7 @@ class MemoryEventStore:
         if current is not None and (current[0] != holder or current[2] <= now):
             epoch += 1
         self._leases[name] = (holder, epoch, now + ttl_s)
-        return Lease(name, holder, epoch, ttl_s)
+        return Lease(name, holder, epoch, ttl_s, now + ttl_s)
 
     async def renew_lease(self, name: str, holder: str, ttl_s: float) -> Lease | None:
         current = self._leases.get(name)
@@ -125,7 +125,7 @@ class MemoryEventStore:
         if current is None or current[0] != holder or current[2] <= now:
             return None
         self._leases[name] = (holder, current[1], now + ttl_s)
-        return Lease(name, holder, current[1], ttl_s)
+        return Lease(name, holder, current[1], ttl_s, now + ttl_s)
 
     async def release_lease(self, name: str, holder: str) -> None:
         current = self._leases.get(name)
@@ -138,4 +138,4 @@ class MemoryEventStore:
         now = time.monotonic()
         if current is None or current[2] <= now:
             return None
-        return Lease(name, current[0], current[1], current[2] - now)
+        return Lease(name, current[0], current[1], current[2] - now, current[2])

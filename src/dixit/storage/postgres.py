@@ -365,12 +365,16 @@ class PostgresEventStore:
         return await self._read(read)
 
     async def acquire_lease(self, name: str, holder: str, ttl_s: float) -> Lease | None:
+        started = time.monotonic()
+
         async def write(conn: Conn) -> Lease | None:
             cursor = await conn.execute(
                 ACQUIRE_LEASE, {"name": name, "holder": holder, "ttl": ttl_s}
             )
             row = await cursor.fetchone()
-            return None if row is None else Lease(name, holder, int(row[0]), ttl_s)
+            if row is None:
+                return None
+            return Lease(name, holder, int(row[0]), ttl_s, started + ttl_s)
 
         try:
             return await self._write(write)
@@ -378,6 +382,8 @@ class PostgresEventStore:
             return None
 
     async def renew_lease(self, name: str, holder: str, ttl_s: float) -> Lease | None:
+        started = time.monotonic()
+
         async def write(conn: Conn) -> Lease | None:
             cursor = await conn.execute(
                 "UPDATE dixit_leases SET expires = now() + make_interval(secs => %s::float8) "
@@ -385,7 +391,9 @@ class PostgresEventStore:
                 (ttl_s, name, holder),
             )
             row = await cursor.fetchone()
-            return None if row is None else Lease(name, holder, int(row[0]), ttl_s)
+            if row is None:
+                return None
+            return Lease(name, holder, int(row[0]), ttl_s, started + ttl_s)
 
         return await self._write(write)
 
@@ -400,6 +408,8 @@ class PostgresEventStore:
         await self._write(write)
 
     async def lease(self, name: str) -> Lease | None:
+        started = time.monotonic()
+
         async def read(conn: Conn) -> Lease | None:
             cursor = await conn.execute(
                 "SELECT holder, epoch, EXTRACT(EPOCH FROM expires - now()) FROM dixit_leases "
@@ -407,7 +417,10 @@ class PostgresEventStore:
                 (name,),
             )
             row = await cursor.fetchone()
-            return None if row is None else Lease(name, row[0], int(row[1]), float(row[2]))
+            if row is None:
+                return None
+            left = float(row[2])
+            return Lease(name, row[0], int(row[1]), left, started + left)
 
         return await self._read(read)
 

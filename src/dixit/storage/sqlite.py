@@ -309,6 +309,8 @@ class SQLiteEventStore:
         return await self._run(read, read=True)
 
     async def acquire_lease(self, name: str, holder: str, ttl_s: float) -> Lease | None:
+        started = time.monotonic()
+
         def write(db: sqlite3.Connection) -> Lease | None:
             now = time.time()
             with _transaction(db):
@@ -323,11 +325,13 @@ class SQLiteEventStore:
                     "holder = excluded.holder, epoch = excluded.epoch, expires = excluded.expires",
                     (name, holder, epoch, now + ttl_s),
                 )
-            return Lease(name, holder, epoch, ttl_s)
+            return Lease(name, holder, epoch, ttl_s, started + ttl_s)
 
         return await self._run(write)
 
     async def renew_lease(self, name: str, holder: str, ttl_s: float) -> Lease | None:
+        started = time.monotonic()
+
         def write(db: sqlite3.Connection) -> Lease | None:
             now = time.time()
             with _transaction(db):
@@ -336,7 +340,7 @@ class SQLiteEventStore:
                     "RETURNING epoch",
                     (now + ttl_s, name, holder, now),
                 ).fetchone()
-            return None if row is None else Lease(name, holder, row[0], ttl_s)
+            return None if row is None else Lease(name, holder, row[0], ttl_s, started + ttl_s)
 
         return await self._run(write)
 
@@ -351,13 +355,17 @@ class SQLiteEventStore:
         await self._run(write)
 
     async def lease(self, name: str) -> Lease | None:
+        started = time.monotonic()
+
         def read(db: sqlite3.Connection) -> Lease | None:
             now = time.time()
             row = db.execute(
                 "SELECT holder, epoch, expires FROM leases WHERE name = ? AND expires > ?",
                 (name, now),
             ).fetchone()
-            return None if row is None else Lease(name, row[0], row[1], row[2] - now)
+            if row is None:
+                return None
+            return Lease(name, row[0], row[1], row[2] - now, started + row[2] - now)
 
         return await self._run(read, read=True)
 
