@@ -182,13 +182,13 @@ def create_app(config: ServerConfig) -> FastAPI:
         return found
 
     @app.get("/api/health/ready", tags=["server"], responses={503: {"description": "not ready"}})
-    async def ready() -> JSONResponse:
+    async def ready(response: Response) -> dict[str, Any]:
         """Ready for players: the event store and the fan-out answer now. 503 names the
         dependency that does not (send no new players here meanwhile)."""
         found = await dependencies()
         ok = not any(found.values())
-        body = {"ready": ok, "dependencies": {k: v or "ok" for k, v in found.items()}}
-        return JSONResponse(body, 200 if ok else 503)
+        response.status_code = 200 if ok else 503
+        return {"ready": ok, "dependencies": {k: v or "ok" for k, v in found.items()}}
 
     @app.get("/metrics", tags=["server"], include_in_schema=False)
     async def prometheus() -> Response:
