@@ -109,10 +109,13 @@ def test_a_full_disk_is_a_coded_error_and_writes_resume_after_it(tmp_path: Path)
             await store.append("A:1", 1, big, room=RoomRecord("A", {"s": 1}))
         assert caught.value.code == "store/disk_full"
         assert "full" in caught.value.message and "rollback" not in caught.value.message
+        with pytest.raises(StoreFull):
+            await store.check()  # not ready while writes fail for good
         assert [e.version for e in await store.read("A:1")] == [1]
         assert await store.load_room("A") is None
         store._db.execute("PRAGMA max_page_count=1073741823")
         assert await store.append("A:1", 1, big) == 41
+        await store.check()
         await store.close()
 
     asyncio.run(main())

@@ -16,6 +16,7 @@ caller re-reads the stream to learn what happened.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -32,7 +33,10 @@ from .base import (
     JSONDict,
     Lease,
     RoomRecord,
+    StorageError,
+    StoreBusy,
     StoredEvent,
+    StoreFull,
     StoreUnavailable,
     VersionConflict,
     VersionedRoom,
@@ -210,9 +214,14 @@ class PostgresEventStore:
             if slot.conn is None:
                 slot.conn = await self._connect()
             slot.epoch = self._failures
+            conn = slot.conn
             try:
-                yield slot.conn
+                yield conn
             except LOST as error:
+                if isinstance(error, psycopg.OperationalError) and not (conn.broken or conn.closed):
+                    # The server answered with an error (a lock wait timed out, its disk is
+                    # full): the connection is fine and PostgreSQL is up.
+                    raise _server_error(error) from None
                 self._lost(slot, error)
                 raise
         finally:
@@ -248,10 +257,10 @@ class PostgresEventStore:
                     try:
                         result = await self._timed(fn(conn))
                         await self._timed(conn.execute("COMMIT"))
-                    except LOST:
-                        raise
                     except BaseException:
-                        await self._timed(conn.execute("ROLLBACK"))
+                        if not (conn.broken or conn.closed):
+                            with contextlib.suppress(*LOST):
+                                await self._timed(conn.execute("ROLLBACK"))
                         raise
                     return result
             except LOST as error:
@@ -430,6 +439,17 @@ class PostgresEventStore:
             return [str(code) for (code,) in await cursor.fetchall()]
 
         return await self._read(read)
+
+
+def _server_error(error: psycopg.OperationalError) -> StorageError:
+    """A coded error for an error PostgreSQL answered with (the connection still works)."""
+    state = error.sqlstate or ""
+    text = f"PostgreSQL: {str(error).strip().splitlines()[0] if str(error).strip() else state}"
+    if state in ("55P03", "57014", "40P01"):  # lock timeout, statement timeout, deadlock
+        return StoreBusy(text)
+    if state.startswith("53"):  # disk full, out of memory, too many connections
+        return StoreFull(text) if state == "53100" else StorageError(text)
+    return StorageError(text)
 
 
 async def _check_room(conn: Conn, code: str, expected: int) -> None:

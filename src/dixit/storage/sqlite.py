@@ -104,6 +104,7 @@ class SQLiteEventStore:
         self._checkpoints = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dixit-ckpt")
         self._checkpointer: asyncio.Task[None] | None = None
         self._writes = 0
+        self._failing: StorageError | None = None
 
     @property
     def waiting(self) -> int:
@@ -176,6 +177,19 @@ class SQLiteEventStore:
         self._checkpoints.shutdown(wait=True)
 
     async def _run(self, work: Work[T], *, read: bool = False) -> T:
+        if read:
+            return await self._route(work, read=True)
+        try:
+            result = await self._route(work, read=False)
+        except StoreBusy:
+            raise
+        except StorageError as error:
+            self._failing = error  # the disk is full, the file is unwritable…
+            raise
+        self._failing = None
+        return result
+
+    async def _route(self, work: Work[T], *, read: bool) -> T:
         """``work`` inline when the lock is free and no write waits for it, else on the lane.
         A read runs inline even then (WAL readers need no lock); only a rare busy read (WAL
         recovery) moves to the lane."""
@@ -377,7 +391,10 @@ class SQLiteEventStore:
         return await self._run(read, read=True)
 
     async def check(self) -> None:
-        """Raise a :class:`StorageError` unless the database answers a read."""
+        """Raise a :class:`StorageError` unless the database answers a read and the last write
+        did not fail for good (a full disk: not ready until a write succeeds again)."""
+        if self._failing is not None:
+            raise self._failing
         await self._run(lambda db: db.execute("SELECT 1").fetchone(), read=True)
 
 
