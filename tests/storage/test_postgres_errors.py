@@ -41,3 +41,30 @@ def test_a_lock_timeout_is_store_busy_and_the_connection_is_reused() -> None:
         await store.close()
 
     asyncio.run(main())
+
+
+def test_a_call_cancelled_mid_query_leaves_no_broken_connection_in_the_pool() -> None:
+    reason = _postgres_reachable()
+    if reason:
+        pytest.skip(reason)
+    code = f"C{uuid.uuid4().hex[:10]}"
+
+    async def main() -> None:
+        store = PostgresEventStore(PG_URL, connections=1)
+        await store.open()
+        await store.put_room(RoomRecord(code, {"n": 0}), 0)
+
+        async def slow_write(conn: object) -> None:
+            await conn.execute("SELECT pg_sleep(5)")  # type: ignore[attr-defined]
+
+        task = asyncio.create_task(store._write(slow_write))
+        await asyncio.sleep(0.3)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert store.down_since is None  # a cancellation is not an outage
+        assert await store.put_room(RoomRecord(code, {"n": 1}), 1) == 2
+        assert await store.load_room(code) == {"n": 1}
+        await store.close()
+
+    asyncio.run(main())
