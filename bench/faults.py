@@ -6,6 +6,7 @@
     .venv/bin/python bench/faults.py sqlite     # writes and the event loop while a lock is held
     .venv/bin/python bench/faults.py health     # /api/health while an outside writer holds it
     .venv/bin/python bench/faults.py probes     # what /metrics costs per send and store call
+    .venv/bin/python bench/faults.py ready      # /api/health/ready with each dependency down
 
 PostgreSQL and Redis are servers of the bench's own (tests/ops/services.py), on free ports.
 ``--runs N`` repeats each measurement. Run another build's code with
@@ -257,6 +258,82 @@ def _health(hold_s: float) -> dict[str, Any]:
     return report
 
 
+def _ready(calls: int = 30) -> dict[str, Any]:
+    """/api/health/ready latency on PostgreSQL + Redis: both up, Redis down, PostgreSQL down."""
+    s = _services()
+    pg = s.OwnPostgres()
+    report: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        redis = s.OwnRedis(Path(tmp))
+        port = s.free_port()
+        base = f"http://127.0.0.1:{port}"
+        proc = None
+        try:
+            pg.start()
+            redis.start()
+            proc = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "dixit.cli.main",
+                    "serve",
+                    "--port",
+                    str(port),
+                    "--database",
+                    pg.url,
+                    "--pubsub",
+                    redis.url,
+                    "--log-level",
+                    "critical",
+                    "--data-dir",
+                    tmp,
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            s.wait_port(port, up=True, timeout_s=30)
+
+            def sample(label: str, want: int) -> None:
+                times = []
+                deadline = time.monotonic() + 30
+                while len(times) < calls:
+                    started = time.perf_counter()
+                    try:
+                        with urllib.request.urlopen(f"{base}/api/health/ready", timeout=10) as r:
+                            status = r.status
+                    except urllib.error.HTTPError as error:
+                        status = error.code
+                    took = time.perf_counter() - started
+                    if status == want:
+                        times.append(took)
+                    else:
+                        assert time.monotonic() < deadline, f"{label}: still {status}"
+                        time.sleep(0.05)
+                times.sort()
+                report[label] = {"p50_s": times[len(times) // 2], "max_s": times[-1]}
+                print(
+                    f"{label}: {want}, p50 {times[len(times) // 2] * 1e3:.1f} ms, "
+                    f"max {times[-1] * 1e3:.1f} ms"
+                )
+
+            sample("both up", 200)
+            redis.stop()
+            sample("Redis down", 503)
+            redis.start()
+            sample("Redis back", 200)
+            pg.stop()
+            sample("PostgreSQL down", 503)
+            pg.start()
+            sample("PostgreSQL back", 200)
+        finally:
+            if proc is not None:
+                proc.terminate()
+                proc.wait(10)
+            redis.stop()
+            pg.destroy()
+    return report
+
+
 async def _probes(n: int = 200_000) -> dict[str, Any]:
     """Per-call cost of the socket probe and the timed store, against the bare calls."""
     from dixit.ops.observe import ServerMetrics, SocketProbe, TimedStore
@@ -301,7 +378,9 @@ async def _probes(n: int = 200_000) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=("redis", "postgres", "sqlite", "health", "probes"))
+    parser.add_argument(
+        "what", choices=("redis", "postgres", "sqlite", "health", "probes", "ready")
+    )
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--hold", type=float, default=3.0, help="seconds the lock is held")
     parser.add_argument("--json", action="store_true")
@@ -315,6 +394,8 @@ def main() -> None:
         result = asyncio.run(_sqlite(args.hold))
     elif args.what == "health":
         result = _health(args.hold)
+    elif args.what == "ready":
+        result = _ready()
     else:
         result = asyncio.run(_probes())
     if args.json:
