@@ -107,12 +107,13 @@ def test_readiness_follows_each_dependency_and_metrics_report(
     finally:
         server.stop()
     lines = [line for line in (tmp_path / "server.log").read_text().splitlines() if line]
-    logged = [json.loads(line) for line in lines if not line.startswith("Dixit server:")]
+    logged = [json.loads(line) for line in lines]  # every line, the start-up one included
     assert logged and all({"time", "level", "logger", "message"} <= set(e) for e in logged)
+    assert logged[0]["message"].startswith("Dixit server: open http://")
 
 
 def test_a_dependency_refusing_at_start_is_one_line_and_a_failure_status(tmp_path: Path) -> None:
-    for option, url, what in (
+    for option, url, what in (  # text logs: a plain line
         ("--database", f"postgresql://postgres@127.0.0.1:{free_port()}/x", "PostgreSQL"),
         ("--pubsub", f"redis://127.0.0.1:{free_port()}/0", "Redis"),
     ):

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import os
 import sys
 from pathlib import Path
+from typing import TextIO
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -82,10 +84,15 @@ def run(args: argparse.Namespace) -> int:
     )
     problem = asyncio.run(_preflight(database, args.pubsub))
     if problem:
-        print(f"dixit serve: cannot start: {problem}", file=sys.stderr, flush=True)
+        _say(args.log_format, "error", f"dixit serve: cannot start: {problem}", sys.stderr)
         return 2
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::", "::1") else args.host
-    print(f"Dixit server: open http://{shown}:{args.port}/  (database: {database})", flush=True)
+    _say(
+        args.log_format,
+        "info",
+        f"Dixit server: open http://{shown}:{args.port}/  (database: {database})",
+        sys.stdout,
+    )
     uvicorn.run(
         create_app(config),
         host=args.host,
@@ -98,6 +105,18 @@ def run(args: argparse.Namespace) -> int:
         ws_ping_timeout=30,
     )
     return 0
+
+
+def _say(log_format: str, level: str, text: str, stream: TextIO) -> None:
+    """One line as it is, or as a JSON log entry under ``--log-format json``."""
+    if log_format == "json":
+        from dixit.ops.logs import JsonFormatter
+
+        record = logging.LogRecord(
+            "dixit.serve", logging.getLevelName(level.upper()), "", 0, text, None, None
+        )
+        text = JsonFormatter().format(record)
+    print(text, file=stream, flush=True)
 
 
 async def _preflight(database: str, pubsub_url: str) -> str | None:
