@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from .metrics import (
     GCPauses,
@@ -16,6 +16,7 @@ from .metrics import (
     process_samples,
 )
 
+S = TypeVar("S")
 ASGIApp = Callable[[Any, Any, Any], Awaitable[None]]
 ANSWERS = ('{"type":"ack"', '{"type":"error"')
 
@@ -129,3 +130,8 @@ class TimedStore:
 
         self._wrapped[name] = timed
         return timed
+
+
+def timed_store(store: S, metrics: ServerMetrics) -> S:
+    """``store`` behind a :class:`TimedStore`, typed as the store it wraps."""
+    return cast(S, TimedStore(store, metrics))

@@ -6,18 +6,18 @@ import logging
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Annotated, Any, cast
+from typing import Annotated, Any
 
 from fastapi import FastAPI, File, Form, Request, UploadFile, WebSocket
 from fastapi.responses import FileResponse, JSONResponse, Response
 
 from dixit.ops.health import check_dependencies
 from dixit.ops.metrics import CONTENT_TYPE
-from dixit.ops.observe import ServerMetrics, SocketProbe, TimedStore
+from dixit.ops.observe import ServerMetrics, SocketProbe, timed_store
 from dixit.protocol import messages as m
 from dixit.protocol.schema import protocol_schema
 from dixit.pubsub import open_pubsub
-from dixit.storage import EventStore, open_store
+from dixit.storage import open_store
 
 from . import errors as err
 from .cards import UnknownDeck, card_source
@@ -50,7 +50,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         await pubsub.open()
         services = Services(
             config=config,
-            store=cast(EventStore, TimedStore(store, metrics)),
+            store=timed_store(store, metrics),
             cards=card_source(config.data_dir),
             pubsub=pubsub,
             origin=secrets.token_hex(6),
