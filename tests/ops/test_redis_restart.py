@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from dixit.pubsub import GAP, PubSubUnavailable
+from dixit.pubsub import GAP, Here, PubSubUnavailable, open_presence
 from dixit.pubsub.redis import RedisPubSub
 
 from .services import OwnRedis, free_port
@@ -92,5 +92,29 @@ def test_a_redis_that_stops_answering_is_noticed_and_publishing_does_not_hang(
         await a.publish("dixit:room:T", "after")
         assert await asyncio.wait_for(sub.get(), 5) == "after"
         await a.close()
+
+    asyncio.run(main())
+
+
+def test_presence_fails_coded_while_redis_is_down_and_beats_rebuild_it(
+    own_redis: OwnRedis,
+) -> None:
+    """A restart without persistence loses every entry; the next beats bring them back."""
+
+    async def main() -> None:
+        presence = open_presence(own_redis.url)
+        await presence.open()
+        ann = Here("p1", "proc-a", "s1")
+        await presence.beat("R", ann, 30)
+        own_redis.stop()
+        with pytest.raises(PubSubUnavailable):
+            await presence.beat("R", ann, 30)
+        with pytest.raises(PubSubUnavailable):
+            await presence.present("R")
+        own_redis.start()
+        assert await presence.present("R") == []  # lost with the restart
+        await presence.beat("R", ann, 30)
+        assert await presence.present("R") == [ann]
+        await presence.close()
 
     asyncio.run(main())
