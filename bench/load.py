@@ -346,6 +346,47 @@ async def seat_tables(base: str, ws_base: str, args: argparse.Namespace) -> list
     return list(await asyncio.gather(*(limited(i) for i in range(games))))
 
 
+def server_gc(base: str) -> dict[str, float] | None:
+    """The server's garbage-collector samples from /metrics (None: a server without them)."""
+    try:
+        with urllib.request.urlopen(f"{base}/metrics", timeout=10) as answer:
+            text = answer.read().decode()
+    except OSError:
+        return None
+    samples = {}
+    for line in text.splitlines():
+        if line.startswith("dixit_gc_pause"):
+            name, _, value = line.rpartition(" ")
+            samples[name] = float(value)
+    return samples
+
+
+def gc_in_window(before: dict[str, float] | None, after: dict[str, float] | None) -> dict[str, Any]:
+    """Server collector passes during the measured window, from two /metrics scrapes: count and
+    total pause by generation, how many lasted over 50 and 100 ms; the longest since start."""
+    if before is None or after is None:
+        return {"server_gc": None}
+
+    def delta(key: str) -> float:
+        return after.get(key, 0.0) - before.get(key, 0.0)
+
+    report: dict[str, Any] = {}
+    for gen in ("0", "1", "2"):
+        label = f'generation="{gen}"'
+        count = delta(f"dixit_gc_pause_seconds_count{{{label}}}")
+        report[f"server_gc{gen}_passes"] = int(count)
+        report[f"server_gc{gen}_pause_ms_total"] = round(
+            1000 * delta(f"dixit_gc_pause_seconds_sum{{{label}}}"), 1
+        )
+        for bound, name in (("0.05", "over_50ms"), ("0.1", "over_100ms")):
+            under = delta(f'dixit_gc_pause_seconds_bucket{{{label},le="{bound}"}}')
+            report[f"server_gc{gen}_{name}"] = int(count - under)
+    report["server_gc_pause_ms_max_since_start"] = round(
+        1000 * after.get("dixit_gc_pause_max_seconds", 0.0), 1
+    )
+    return report
+
+
 async def run(args: argparse.Namespace, base: str, pid: int | None) -> dict[str, Any]:
     ws_base = base.replace("http://", "ws://")
     t0 = time.perf_counter()
@@ -375,6 +416,7 @@ async def run(args: argparse.Namespace, base: str, pid: int | None) -> dict[str,
     await asyncio.sleep(args.warmup)
     load0 = os.getloadavg()[0]
     cpu0, _, sys0 = proc_stats(pid) if pid else (0.0, 0, 0.0)
+    gc0 = await asyncio.to_thread(server_gc, base)
     client0 = time.process_time()
     gc.disable()
     stats.measuring = True
@@ -385,6 +427,7 @@ async def run(args: argparse.Namespace, base: str, pid: int | None) -> dict[str,
     window = time.perf_counter() - m0
     cpu1, rss, sys1 = proc_stats(pid) if pid else (0.0, 0, 0.0)
     client_cpu = time.process_time() - client0
+    gc1 = await asyncio.to_thread(server_gc, base)
     stop.set()
     await asyncio.wait(tasks, timeout=30)
     lat = sorted(stats.latencies)
@@ -418,6 +461,7 @@ async def run(args: argparse.Namespace, base: str, pid: int | None) -> dict[str,
         "server_rss_mib": round(rss / 2**20, 1) if pid else None,
         "client_cpu_percent": round(100 * client_cpu / window, 1),
         "load_average_1m": f"{load0:.1f} -> {os.getloadavg()[0]:.1f} ({os.cpu_count()} CPUs)",
+        **gc_in_window(gc0, gc1),
     }
 
 

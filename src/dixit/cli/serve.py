@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
+import logging
 import os
+import sys
 from pathlib import Path
+from typing import TextIO
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -49,12 +53,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "(default: off)",
     )
     parser.add_argument("--log-level", default="info", help="uvicorn log level")
+    parser.add_argument(
+        "--log-format",
+        choices=("text", "json"),
+        default="text",
+        help="text (default) or json: one JSON object a line, for log collectors",
+    )
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from dixit.ops.logs import log_config
     from dixit.server import Limits, ServerConfig, create_app
     from dixit.storage import default_data_dir
 
@@ -71,16 +82,63 @@ def run(args: argparse.Namespace) -> int:
         bot_delay_s=max(0.0, args.bot_delay),
         limits=Limits(max_rooms=args.max_rooms),
     )
+    problem = asyncio.run(_preflight(database, args.pubsub))
+    if problem:
+        _say(args.log_format, "error", f"dixit serve: cannot start: {problem}", sys.stderr)
+        return 2
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::", "::1") else args.host
-    print(f"Dixit server: open http://{shown}:{args.port}/  (database: {database})", flush=True)
+    _say(
+        args.log_format,
+        "info",
+        f"Dixit server: open http://{shown}:{args.port}/  (database: {database})",
+        sys.stdout,
+    )
     uvicorn.run(
         create_app(config),
         host=args.host,
         port=args.port,
         log_level=args.log_level,
+        log_config=log_config(args.log_format, args.log_level),
         ws_max_size=64 * 1024,
         ws_per_message_deflate=args.ws_compression,
         ws_ping_interval=20,
         ws_ping_timeout=30,
     )
     return 0
+
+
+def _say(log_format: str, level: str, text: str, stream: TextIO) -> None:
+    """One line as it is, or as a JSON log entry under ``--log-format json``."""
+    if log_format == "json":
+        from dixit.ops.logs import JsonFormatter
+
+        record = logging.LogRecord(
+            "dixit.serve", logging.getLevelName(level.upper()), "", 0, text, None, None
+        )
+        text = JsonFormatter().format(record)
+    print(text, file=stream, flush=True)
+
+
+async def _preflight(database: str, pubsub_url: str) -> str | None:
+    """Open (then close) the event store and the fan-out once before serving: a dependency
+    that refuses gives one line (what, where, why) instead of a start-up traceback."""
+    from dixit.pubsub import PubSubUnavailable, open_pubsub
+    from dixit.storage import StorageError, open_store
+
+    try:
+        store = open_store(database)
+        bus = open_pubsub(pubsub_url)
+    except ValueError as error:
+        return str(error)
+    try:
+        await store.open()
+    except StorageError as error:
+        return f"event store: {error.message} ({error.code})"
+    try:
+        await bus.open()
+    except PubSubUnavailable as error:
+        return f"fan-out: {error.message} ({error.code})"
+    finally:
+        await store.close()
+    await bus.close()
+    return None

@@ -8,8 +8,9 @@ imports nothing else of the project.
 
 from __future__ import annotations
 
-from .base import PubSub, Subscription
+from .base import GAP, PubSub, PubSubUnavailable, Subscription
 from .memory import MemoryPubSub
+from .presence import Here, MemoryPresence, Presence, open_presence
 
 
 def open_pubsub(url: str) -> PubSub:
@@ -22,4 +23,15 @@ def open_pubsub(url: str) -> PubSub:
     raise ValueError(f"unsupported pub/sub URL {url!r} (memory://, redis://…)")
 
 
-__all__ = ["MemoryPubSub", "PubSub", "Subscription", "open_pubsub"]
+__all__ = [
+    "GAP",
+    "Here",
+    "MemoryPresence",
+    "MemoryPubSub",
+    "Presence",
+    "PubSub",
+    "PubSubUnavailable",
+    "Subscription",
+    "open_presence",
+    "open_pubsub",
+]

@@ -7,6 +7,21 @@ from collections.abc import Callable
 from typing import Protocol
 
 DEFAULT_QUEUE_SIZE = 1024
+KEEPALIVE = "dixit:keepalive"
+GAP = '{"origin":null,"gap":true}'
+"""Delivered to every subscription after fan-out was interrupted (a Redis restart): messages
+may have been lost, so the subscriber must resynchronise from the event store. JSON with no
+process origin, so a subscriber that only reacts to other processes' changes reacts to it."""
+
+
+class PubSubUnavailable(Exception):
+    """The fan-out service cannot be reached; nothing was published."""
+
+    code = "pubsub/unavailable"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
 
 
 class Subscription:
@@ -16,7 +31,8 @@ class Subscription:
         self, channel: str, on_close: Callable[[Subscription], None], size: int = DEFAULT_QUEUE_SIZE
     ) -> None:
         self.channel = channel
-        self.dropped = 0
+        self.dropped = 0  # messages lost since the subscriber last looked (it resets this)
+        self.gaps = 0  # fan-out interruptions (a Redis restart) this subscription lived through
         self._queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=size)
         self._on_close = on_close
         self._closed = False
@@ -28,6 +44,12 @@ class Subscription:
             self._queue.get_nowait()
             self.dropped += 1
         self._queue.put_nowait(message)
+
+    def gap(self) -> None:
+        """Messages may have been lost upstream: count it and deliver :data:`GAP`."""
+        self.gaps += 1
+        self.dropped += 1
+        self.deliver(GAP)
 
     async def get(self) -> str | None:
         """The next message, or None once closed."""
@@ -52,3 +74,7 @@ class PubSub(Protocol):
     async def publish(self, channel: str, message: str) -> None: ...
 
     async def subscribe(self, channel: str) -> Subscription: ...
+
+    async def check(self) -> None:
+        """Raise :class:`PubSubUnavailable` unless fan-out works now."""
+        ...

@@ -17,6 +17,9 @@ class MemoryPubSub:
             for sub in list(subs):
                 sub.close()
 
+    async def check(self) -> None:
+        return None
+
     async def publish(self, channel: str, message: str) -> None:
         for sub in list(self._subs.get(channel, ())):
             sub.deliver(message)

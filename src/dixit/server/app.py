@@ -11,6 +11,9 @@ from typing import Annotated, Any
 from fastapi import FastAPI, File, Form, Request, UploadFile, WebSocket
 from fastapi.responses import FileResponse, JSONResponse, Response
 
+from dixit.ops.health import check_dependencies
+from dixit.ops.metrics import CONTENT_TYPE
+from dixit.ops.observe import ServerMetrics, SocketProbe, timed_store
 from dixit.protocol import messages as m
 from dixit.protocol.schema import protocol_schema
 from dixit.pubsub import open_pubsub
@@ -37,6 +40,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 
 def create_app(config: ServerConfig) -> FastAPI:
     state: dict[str, Hub] = {}
+    metrics = ServerMetrics()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -46,17 +50,20 @@ def create_app(config: ServerConfig) -> FastAPI:
         await pubsub.open()
         services = Services(
             config=config,
-            store=store,
+            store=timed_store(store, metrics),
             cards=card_source(config.data_dir),
             pubsub=pubsub,
             origin=secrets.token_hex(6),
         )
         hub = Hub(services)
+        metrics.live_rooms = lambda: len(hub.rooms)
+        metrics.gc.install()
         await hub.start()
         state["hub"] = hub
         try:
             yield
         finally:
+            metrics.gc.remove()
             await hub.stop()
             await pubsub.close()
             await store.close()
@@ -68,6 +75,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         "docs/protocol.md and /api/protocol/schema.",
         lifespan=lifespan,
     )
+    app.add_middleware(SocketProbe, metrics=metrics)
     client = ClientFiles(config.client_dir)
 
     def hub() -> Hub:
@@ -156,7 +164,37 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     @app.get("/api/health", tags=["server"])
     async def health() -> dict[str, Any]:
-        return {"ok": True, "rooms": len(hub().rooms)}
+        """Liveness (as /api/health/live), with the number of rooms held."""
+        return {"ok": True, "live": True, "rooms": len(hub().rooms)}
+
+    @app.get("/api/health/live", tags=["server"])
+    async def live() -> dict[str, Any]:
+        """The process answers: restart it only when this fails."""
+        return {"live": True}
+
+    async def dependencies() -> dict[str, str | None]:
+        services = hub().services
+        found = await check_dependencies(
+            {"store": services.store.check, "pubsub": services.pubsub.check}
+        )
+        for name, problem in found.items():
+            metrics.dependency_up.set(0.0 if problem else 1.0, (("dependency", name),))
+        return found
+
+    @app.get("/api/health/ready", tags=["server"], responses={503: {"description": "not ready"}})
+    async def ready(response: Response) -> dict[str, Any]:
+        """Ready for players: the event store and the fan-out answer now. 503 names the
+        dependency that does not (send no new players here meanwhile)."""
+        found = await dependencies()
+        ok = not any(found.values())
+        response.status_code = 200 if ok else 503
+        return {"ready": ok, "dependencies": {k: v or "ok" for k, v in found.items()}}
+
+    @app.get("/metrics", tags=["server"], include_in_schema=False)
+    async def prometheus() -> Response:
+        """Prometheus text format: rooms, sockets, commands, latency, store, GC, dependencies."""
+        await dependencies()
+        return Response(metrics.render(), media_type=CONTENT_TYPE)
 
     @app.get("/cards/{card_id}", tags=["decks"], responses={404: {"description": "no such card"}})
     async def card_image(card_id: str) -> Response:

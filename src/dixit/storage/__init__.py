@@ -5,7 +5,21 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from .base import EventStore, JSONDict, RoomRecord, StoredEvent, VersionConflict
+from .base import (
+    CommandKey,
+    DuplicateCommand,
+    EventStore,
+    JSONDict,
+    Lease,
+    RoomRecord,
+    StorageError,
+    StoreBusy,
+    StoredEvent,
+    StoreFull,
+    StoreUnavailable,
+    VersionConflict,
+    VersionedRoom,
+)
 from .memory import MemoryEventStore
 from .sqlite import SQLiteEventStore
 
@@ -43,13 +57,21 @@ def open_store(url: str) -> EventStore:
 
 
 __all__ = [
+    "CommandKey",
+    "DuplicateCommand",
     "EventStore",
     "JSONDict",
+    "Lease",
     "MemoryEventStore",
     "RoomRecord",
     "SQLiteEventStore",
+    "StorageError",
+    "StoreBusy",
+    "StoreFull",
+    "StoreUnavailable",
     "StoredEvent",
     "VersionConflict",
+    "VersionedRoom",
     "default_data_dir",
     "default_database_url",
     "open_store",

@@ -16,6 +16,36 @@ from typing import Any, Protocol
 JSONDict = dict[str, Any]
 
 
+class StorageError(Exception):
+    """A store failure with a stable code; nothing was written unless the message says the
+    outcome is unknown. Subclasses tell a caller whether waiting and retrying can help."""
+
+    code = "store/error"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class StoreUnavailable(StorageError):
+    """The database cannot be reached (down, restarting, refusing connections)."""
+
+    code = "store/unavailable"
+
+
+class StoreBusy(StorageError):
+    """Another writer held the database lock too long (SQLite ``database is locked``), or too
+    many writes are already waiting for it."""
+
+    code = "store/busy"
+
+
+class StoreFull(StorageError):
+    """The disk (or the database's size limit) is full."""
+
+    code = "store/disk_full"
+
+
 class VersionConflict(Exception):
     """The stream moved on since the writer read it; nothing was written."""
 
@@ -24,6 +54,18 @@ class VersionConflict(Exception):
         self.stream = stream
         self.expected = expected
         self.actual = actual
+
+
+class DuplicateCommand(Exception):
+    """This command (room, seat, command id) was applied before; nothing was written."""
+
+    code = "command/duplicate"
+
+    def __init__(self, room: str, actor: str, command_id: str) -> None:
+        super().__init__(f"room {room!r}: {actor}'s command {command_id!r} was already applied")
+        self.room = room
+        self.actor = actor
+        self.command_id = command_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +80,44 @@ class StoredEvent:
 class RoomRecord:
     code: str
     data: JSONDict
+
+
+@dataclass(frozen=True, slots=True)
+class VersionedRoom:
+    """A room record and its version: 1 when created, one more for every write of it."""
+
+    data: JSONDict
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class CommandKey:
+    """Who sent which command: the durable de-duplication key within a room."""
+
+    actor: str
+    command_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Lease:
+    """``holder`` drives ``name`` until ``ttl_s`` after its last renewal. ``epoch`` grows with
+    every new holder (or a holder's return after expiry): a fencing token a write can carry.
+
+    ``valid_until`` is on this process's ``time.monotonic()`` clock: the call's start plus the
+    time to live. The store's own expiry cannot come sooner (its clock started later), so a
+    holder that acts only while ``time.monotonic() < valid_until`` never overlaps the next one
+    — whatever happened to its renewals (a database outage, a paused process)."""
+
+    name: str
+    holder: str
+    epoch: int
+    ttl_s: float
+    valid_until: float
+
+
+def room_stream(code: str) -> str:
+    """The name a room record's :class:`VersionConflict` carries."""
+    return f"room:{code}"
 
 
 EventRow = tuple[str, int, Any, str | None, str | None]
@@ -79,17 +159,61 @@ class EventStore(Protocol):
         command_id: str | None = None,
         actor: str | None = None,
         room: RoomRecord | None = None,
+        room_version: int | None = None,
     ) -> int:
-        """Append ``events`` after ``expected_version``; return the new version."""
+        """Append ``events`` after ``expected_version``; return the new version. With
+        ``room`` the record is written in the same transaction; with ``room_version`` too, only
+        if the record is still at that version (else :class:`VersionConflict`, nothing
+        written)."""
         ...
 
     async def read(self, stream: str, after: int = 0) -> list[StoredEvent]:
         """Events with version > ``after``, oldest first."""
         ...
 
-    async def save_room(self, room: RoomRecord) -> None: ...
+    async def save_room(self, room: RoomRecord) -> None:
+        """Write the record whatever its version (last writer wins; prefer :meth:`put_room`)."""
+        ...
 
     async def load_room(self, code: str) -> JSONDict | None: ...
+
+    async def get_room(self, code: str) -> VersionedRoom | None:
+        """The record with its version, for a later :meth:`put_room`."""
+        ...
+
+    async def put_room(
+        self, room: RoomRecord, expected_version: int, *, command: CommandKey | None = None
+    ) -> int:
+        """Write the record if it is still at ``expected_version`` (0: it must not exist yet)
+        and return its new version; else :class:`VersionConflict`. With ``command``, record
+        that command as applied in the same transaction, or fail with
+        :class:`DuplicateCommand` if it was already."""
+        ...
+
+    async def command_applied(self, room: str, command: CommandKey) -> bool:
+        """Whether ``command`` was recorded by a :meth:`put_room` of ``room``."""
+        ...
+
+    async def acquire_lease(self, name: str, holder: str, ttl_s: float) -> Lease | None:
+        """Take (or renew) the lease ``name`` unless another holder's is unexpired; None then.
+        Expiry runs on the database's clock, shared by every process."""
+        ...
+
+    async def renew_lease(self, name: str, holder: str, ttl_s: float) -> Lease | None:
+        """Extend ``holder``'s unexpired lease; None if it expired or moved (stop driving)."""
+        ...
+
+    async def release_lease(self, name: str, holder: str) -> None:
+        """Give the lease up at once (if ``holder`` still has it)."""
+        ...
+
+    async def lease(self, name: str) -> Lease | None:
+        """The unexpired lease ``name``, whoever holds it (``ttl_s``: time left)."""
+        ...
+
+    async def check(self) -> None:
+        """Raise a :class:`StorageError` unless the store answers now."""
+        ...
 
     async def room_codes(self) -> list[str]:
         """Every stored room, oldest first."""

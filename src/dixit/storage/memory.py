@@ -4,20 +4,36 @@ from __future__ import annotations
 
 import copy
 import json
+import time
 from collections.abc import Sequence
 
-from .base import JSONDict, RoomRecord, StoredEvent, VersionConflict
+from .base import (
+    CommandKey,
+    DuplicateCommand,
+    JSONDict,
+    Lease,
+    RoomRecord,
+    StoredEvent,
+    VersionConflict,
+    VersionedRoom,
+    room_stream,
+)
 
 
 class MemoryEventStore:
     def __init__(self) -> None:
         self._streams: dict[str, list[StoredEvent]] = {}
-        self._rooms: dict[str, str] = {}
+        self._rooms: dict[str, tuple[str, int]] = {}  # code -> (JSON text, version)
+        self._commands: set[tuple[str, str, str]] = set()
+        self._leases: dict[str, tuple[str, int, float]] = {}  # name -> holder, epoch, expiry
 
     async def open(self) -> None:
         return None
 
     async def close(self) -> None:
+        return None
+
+    async def check(self) -> None:
         return None
 
     async def append(
@@ -29,10 +45,13 @@ class MemoryEventStore:
         command_id: str | None = None,
         actor: str | None = None,
         room: RoomRecord | None = None,
+        room_version: int | None = None,
     ) -> int:
         log = self._streams.setdefault(stream, [])
         if len(log) != expected_version:
             raise VersionConflict(stream, expected_version, len(log))
+        if room is not None and room_version is not None:
+            self._check_room(room.code, room_version)
         for i, data in enumerate(events):
             first = i == 0
             log.append(
@@ -44,18 +63,79 @@ class MemoryEventStore:
                 )
             )
         if room is not None:
-            self._rooms[room.code] = json.dumps(room.data)
+            self._write_room(room)
         return len(log)
 
     async def read(self, stream: str, after: int = 0) -> list[StoredEvent]:
         return list(self._streams.get(stream, [])[after:])
 
+    def _check_room(self, code: str, expected: int) -> None:
+        current = self._rooms.get(code, ("", 0))[1]
+        if current != expected:
+            raise VersionConflict(room_stream(code), expected, current)
+
+    def _write_room(self, room: RoomRecord) -> int:
+        version = self._rooms.get(room.code, ("", 0))[1] + 1
+        self._rooms[room.code] = (json.dumps(room.data), version)
+        return version
+
     async def save_room(self, room: RoomRecord) -> None:
-        self._rooms[room.code] = json.dumps(room.data)
+        self._write_room(room)
 
     async def load_room(self, code: str) -> JSONDict | None:
-        text = self._rooms.get(code)
-        return None if text is None else dict(json.loads(text))
+        found = await self.get_room(code)
+        return None if found is None else found.data
+
+    async def get_room(self, code: str) -> VersionedRoom | None:
+        found = self._rooms.get(code)
+        return None if found is None else VersionedRoom(dict(json.loads(found[0])), found[1])
+
+    async def put_room(
+        self, room: RoomRecord, expected_version: int, *, command: CommandKey | None = None
+    ) -> int:
+        key = None if command is None else (room.code, command.actor, command.command_id)
+        if key in self._commands:
+            assert command is not None
+            raise DuplicateCommand(room.code, command.actor, command.command_id)
+        self._check_room(room.code, expected_version)
+        if key is not None:
+            self._commands.add(key)
+        return self._write_room(room)
+
+    async def command_applied(self, room: str, command: CommandKey) -> bool:
+        return (room, command.actor, command.command_id) in self._commands
 
     async def room_codes(self) -> list[str]:
         return list(self._rooms)
+
+    async def acquire_lease(self, name: str, holder: str, ttl_s: float) -> Lease | None:
+        now = time.monotonic()
+        current = self._leases.get(name)
+        if current is not None and current[0] != holder and current[2] > now:
+            return None
+        epoch = 1 if current is None else current[1]
+        if current is not None and (current[0] != holder or current[2] <= now):
+            epoch += 1
+        self._leases[name] = (holder, epoch, now + ttl_s)
+        return Lease(name, holder, epoch, ttl_s, now + ttl_s)
+
+    async def renew_lease(self, name: str, holder: str, ttl_s: float) -> Lease | None:
+        current = self._leases.get(name)
+        now = time.monotonic()
+        if current is None or current[0] != holder or current[2] <= now:
+            return None
+        self._leases[name] = (holder, current[1], now + ttl_s)
+        return Lease(name, holder, current[1], ttl_s, now + ttl_s)
+
+    async def release_lease(self, name: str, holder: str) -> None:
+        current = self._leases.get(name)
+        if current is not None and current[0] == holder:
+            # Kept expired (not deleted) so that the next holder's epoch is higher.
+            self._leases[name] = (holder, current[1], 0.0)
+
+    async def lease(self, name: str) -> Lease | None:
+        current = self._leases.get(name)
+        now = time.monotonic()
+        if current is None or current[2] <= now:
+            return None
+        return Lease(name, current[0], current[1], current[2] - now, current[2])

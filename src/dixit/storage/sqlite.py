@@ -1,4 +1,4 @@
-"""The default event store: one SQLite file, WAL journal, written from the event loop's thread.
+"""The default event store: one SQLite file, WAL journal; the event loop never waits for a lock.
 
 ``synchronous=NORMAL`` with WAL keeps every committed transaction through a process crash
 (SIGKILL): the commit is in the OS before ``append`` returns; only a power cut may lose the
@@ -6,8 +6,15 @@ last ones. Such a commit is a few ``write()`` calls with no fsync, so it runs in
 each append to a worker thread cost more (every hand-off waits for the GIL, up to 5 ms, and
 capped the server near 200 appends a second under load).
 
+Inline work never waits for the database lock (``busy_timeout=0``): when another writer (a
+second process, an operator's ``sqlite3`` shell, a backup) holds it, the statement fails at
+once and the work moves to one writer thread with its own connection, which waits for the
+lock; while that lane has work queued every new write joins it, in order. The lane is bounded
+(:attr:`SQLiteEventStore.max_waiting` writes, each waiting at most ``lock_wait_s``): past that
+a write fails with :class:`StoreBusy` instead of piling up. A full disk is :class:`StoreFull`.
+
 Checkpoints (copying the WAL into the database file, with fsyncs) are the slow part; they run
-every second from a second connection on a second thread, in PASSIVE mode, which never blocks
+every second from a third connection on a second thread, in PASSIVE mode, which never blocks
 the writer.
 """
 
@@ -18,16 +25,33 @@ import contextlib
 import json
 import sqlite3
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
 import orjson
 
-from .base import JSONDict, RoomRecord, StoredEvent, VersionConflict, event_rows
+from .base import (
+    CommandKey,
+    DuplicateCommand,
+    JSONDict,
+    Lease,
+    RoomRecord,
+    StorageError,
+    StoreBusy,
+    StoredEvent,
+    StoreFull,
+    VersionConflict,
+    VersionedRoom,
+    event_rows,
+    room_stream,
+)
 
 T = TypeVar("T")
+Work = Callable[[sqlite3.Connection], T]
+
+SQLITE_BUSY, SQLITE_LOCKED, SQLITE_FULL = 5, 6, 13
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
@@ -42,58 +66,90 @@ CREATE TABLE IF NOT EXISTS rooms (
     code TEXT PRIMARY KEY,
     data TEXT NOT NULL,
     created REAL NOT NULL,
-    updated REAL NOT NULL
+    updated REAL NOT NULL,
+    version INTEGER NOT NULL DEFAULT 1
+);
+CREATE TABLE IF NOT EXISTS commands (
+    room TEXT NOT NULL,
+    actor TEXT NOT NULL,
+    command_id TEXT NOT NULL,
+    applied REAL NOT NULL,
+    PRIMARY KEY (room, actor, command_id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS leases (
+    name TEXT PRIMARY KEY,
+    holder TEXT NOT NULL,
+    epoch INTEGER NOT NULL,
+    expires REAL NOT NULL
 );
 """
+# Databases from before room versions: every existing record counts as version 1.
+ADD_ROOM_VERSION = "ALTER TABLE rooms ADD COLUMN version INTEGER NOT NULL DEFAULT 1"
+
+
+class _Busy(Exception):
+    """Inline work met the lock: run it on the writer lane instead."""
 
 
 class SQLiteEventStore:
-    def __init__(self, path: str | Path) -> None:
+    max_waiting = 512  # writes queued behind a held lock before new ones fail with StoreBusy
+
+    def __init__(self, path: str | Path, lock_wait_s: float = 10.0) -> None:
         self.path = str(path)
+        self.lock_wait_s = lock_wait_s
         self._db: sqlite3.Connection | None = None
+        self._lane_db: sqlite3.Connection | None = None
+        self._lane = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dixit-sqlite")
+        self._waiting = 0  # work submitted to the lane and not finished
         self._checkpoints = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dixit-ckpt")
         self._checkpointer: asyncio.Task[None] | None = None
         self._writes = 0
+        self._failing: StorageError | None = None
 
-    async def _run(self, fn: Callable[[], T]) -> T:
-        return fn()
+    @property
+    def waiting(self) -> int:
+        """Writes queued behind a lock held elsewhere (0 in normal running)."""
+        return self._waiting
 
-    def _conn(self) -> sqlite3.Connection:
-        if self._db is None:
-            raise RuntimeError("the store is not open")
-        return self._db
+    def _connect(self, busy_timeout_ms: int) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        db.execute(f"PRAGMA busy_timeout={busy_timeout_ms}")
+        return db
 
     async def open(self) -> None:
-        def connect() -> None:
-            if self.path != ":memory:":
-                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")
-            db.execute("PRAGMA busy_timeout=5000")
-            db.executescript(SCHEMA)
-            if self.path != ":memory:":
-                db.execute("PRAGMA wal_autocheckpoint=0")
-            self._db = db
-
-        await self._run(connect)
         if self.path != ":memory:":
-            self._checkpointer = asyncio.get_running_loop().create_task(self._checkpoint_loop())
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        loop = asyncio.get_running_loop()
+        try:
+            # Opening may wait for a lock (WAL recovery, another process creating the schema).
+            db = await loop.run_in_executor(self._lane, self._connect, 5000)
+            await loop.run_in_executor(self._lane, _prepare, db)
+        except sqlite3.Error as error:
+            raise _coded(error) from None
+        if self.path == ":memory:":
+            self._lane_db = db  # one private database: the lane must share the connection
+        else:
+            db.execute("PRAGMA wal_autocheckpoint=0")
+            self._lane_db = await loop.run_in_executor(
+                self._lane, self._connect, max(1, int(self.lock_wait_s * 1000))
+            )
+        db.execute("PRAGMA busy_timeout=0")
+        self._db = db
+        if self.path != ":memory:":
+            self._checkpointer = loop.create_task(self._checkpoint_loop())
 
     async def _checkpoint_loop(self, every_s: float = 1.0) -> None:
         loop = asyncio.get_running_loop()
-        db = await loop.run_in_executor(
-            self._checkpoints,
-            lambda: sqlite3.connect(self.path, check_same_thread=False, isolation_level=None),
-        )
+        db = await loop.run_in_executor(self._checkpoints, self._connect, 0)
         try:
             while True:
                 await asyncio.sleep(every_s)
                 if self._writes:
                     self._writes = 0
-                    await loop.run_in_executor(
-                        self._checkpoints, db.execute, "PRAGMA wal_checkpoint(PASSIVE)"
-                    )
+                    with contextlib.suppress(sqlite3.Error):  # a full disk: retried next second
+                        await loop.run_in_executor(
+                            self._checkpoints, db.execute, "PRAGMA wal_checkpoint(PASSIVE)"
+                        )
         finally:
             db.close()
 
@@ -105,14 +161,66 @@ class SQLiteEventStore:
             self._checkpointer = None
 
         def close() -> None:
+            lane, self._lane_db = self._lane_db, None
+            if lane is not None and lane is not self._db:
+                lane.close()
             if self._db is not None:
                 if self.path != ":memory:":
-                    self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                    with contextlib.suppress(sqlite3.Error):
+                        self._db.execute("PRAGMA busy_timeout=2000")
+                        self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
                 self._db.close()
                 self._db = None
 
-        await self._run(close)
+        await asyncio.get_running_loop().run_in_executor(self._lane, close)
+        self._lane.shutdown(wait=True)
         self._checkpoints.shutdown(wait=True)
+
+    async def _run(self, work: Work[T], *, read: bool = False) -> T:
+        if read:
+            return await self._route(work, read=True)
+        try:
+            result = await self._route(work, read=False)
+        except StoreBusy:
+            raise
+        except StorageError as error:
+            self._failing = error  # the disk is full, the file is unwritable…
+            raise
+        self._failing = None
+        return result
+
+    async def _route(self, work: Work[T], *, read: bool) -> T:
+        """``work`` inline when the lock is free and no write waits for it, else on the lane.
+        A read runs inline even then (WAL readers need no lock); only a rare busy read (WAL
+        recovery) moves to the lane."""
+        if self._db is None:
+            raise RuntimeError("the store is not open")
+        if read or not self._waiting:
+            try:
+                return _attempt(self._db, work)
+            except _Busy:
+                pass
+        if self._waiting >= self.max_waiting:
+            raise StoreBusy(f"{self._waiting} writes already wait for the database lock")
+        self._waiting += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._lane, self._on_lane, work)
+        finally:
+            self._waiting -= 1
+
+    def _on_lane(self, work: Work[T]) -> T:
+        db = self._lane_db
+        if db is None:
+            raise RuntimeError("the store is not open")
+        deadline = time.monotonic() + self.lock_wait_s
+        while True:
+            try:
+                return _attempt(db, work)
+            except _Busy:
+                if time.monotonic() >= deadline:
+                    raise StoreBusy(
+                        f"the database lock was held elsewhere for over {self.lock_wait_s:g} s"
+                    ) from None
 
     async def append(
         self,
@@ -123,72 +231,220 @@ class SQLiteEventStore:
         command_id: str | None = None,
         actor: str | None = None,
         room: RoomRecord | None = None,
+        room_version: int | None = None,
     ) -> int:
         rows = event_rows(stream, expected_version, events, command_id, actor, _dumps)
         room_row = None
         if room is not None:
             room_row = (room.code, _dumps(room.data), time.time())
 
-        def write() -> int:
-            db = self._conn()
-            db.execute("BEGIN IMMEDIATE")
-            try:
+        def write(db: sqlite3.Connection) -> int:
+            with _transaction(db):
                 (current,) = db.execute(
                     "SELECT COALESCE(MAX(version), 0) FROM events WHERE stream = ?", (stream,)
                 ).fetchone()
                 if current != expected_version:
                     raise VersionConflict(stream, expected_version, current)
+                if room_row is not None and room_version is not None:
+                    _check_room(db, room_row[0], room_version)
                 db.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?)", rows)
                 if room_row is not None:
                     _upsert_room(db, *room_row)
-                db.execute("COMMIT")
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
             self._writes += 1
             return expected_version + len(rows)
 
         return await self._run(write)
 
     async def read(self, stream: str, after: int = 0) -> list[StoredEvent]:
-        def read() -> list[StoredEvent]:
-            cursor = self._conn().execute(
+        def read(db: sqlite3.Connection) -> list[StoredEvent]:
+            cursor = db.execute(
                 "SELECT version, data, command_id, actor FROM events "
                 "WHERE stream = ? AND version > ? ORDER BY version",
                 (stream, after),
             )
             return [StoredEvent(v, json.loads(d), c, a) for v, d, c, a in cursor]
 
-        return await self._run(read)
+        return await self._run(read, read=True)
 
     async def save_room(self, room: RoomRecord) -> None:
         text = _dumps(room.data)
 
-        def write() -> None:
-            db = self._conn()
-            db.execute("BEGIN IMMEDIATE")
-            try:
+        def write(db: sqlite3.Connection) -> None:
+            with _transaction(db):
                 _upsert_room(db, room.code, text, time.time())
-                db.execute("COMMIT")
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
+            self._writes += 1
 
         await self._run(write)
 
     async def load_room(self, code: str) -> JSONDict | None:
-        def read() -> JSONDict | None:
-            row = self._conn().execute("SELECT data FROM rooms WHERE code = ?", (code,)).fetchone()
+        def read(db: sqlite3.Connection) -> JSONDict | None:
+            row = db.execute("SELECT data FROM rooms WHERE code = ?", (code,)).fetchone()
             return None if row is None else dict(json.loads(row[0]))
 
-        return await self._run(read)
+        return await self._run(read, read=True)
+
+    async def get_room(self, code: str) -> VersionedRoom | None:
+        def read(db: sqlite3.Connection) -> VersionedRoom | None:
+            row = db.execute("SELECT data, version FROM rooms WHERE code = ?", (code,)).fetchone()
+            return None if row is None else VersionedRoom(dict(json.loads(row[0])), row[1])
+
+        return await self._run(read, read=True)
+
+    async def put_room(
+        self, room: RoomRecord, expected_version: int, *, command: CommandKey | None = None
+    ) -> int:
+        text = _dumps(room.data)
+
+        def write(db: sqlite3.Connection) -> int:
+            now = time.time()
+            with _transaction(db):
+                if command is not None:
+                    added = db.execute(
+                        "INSERT INTO commands VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                        (room.code, command.actor, command.command_id, now),
+                    ).rowcount
+                    if not added:
+                        raise DuplicateCommand(room.code, command.actor, command.command_id)
+                _check_room(db, room.code, expected_version)
+                _upsert_room(db, room.code, text, now)
+            self._writes += 1
+            return expected_version + 1
+
+        return await self._run(write)
+
+    async def command_applied(self, room: str, command: CommandKey) -> bool:
+        def read(db: sqlite3.Connection) -> bool:
+            row = db.execute(
+                "SELECT 1 FROM commands WHERE room = ? AND actor = ? AND command_id = ?",
+                (room, command.actor, command.command_id),
+            ).fetchone()
+            return row is not None
+
+        return await self._run(read, read=True)
+
+    async def acquire_lease(self, name: str, holder: str, ttl_s: float) -> Lease | None:
+        started = time.monotonic()
+
+        def write(db: sqlite3.Connection) -> Lease | None:
+            now = time.time()
+            with _transaction(db):
+                row = db.execute(
+                    "SELECT holder, epoch, expires FROM leases WHERE name = ?", (name,)
+                ).fetchone()
+                if row is not None and row[0] != holder and row[2] > now:
+                    return None
+                epoch = 1 if row is None else row[1] + (row[0] != holder or row[2] <= now)
+                db.execute(
+                    "INSERT INTO leases VALUES (?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET "
+                    "holder = excluded.holder, epoch = excluded.epoch, expires = excluded.expires",
+                    (name, holder, epoch, now + ttl_s),
+                )
+            return Lease(name, holder, epoch, ttl_s, started + ttl_s)
+
+        return await self._run(write)
+
+    async def renew_lease(self, name: str, holder: str, ttl_s: float) -> Lease | None:
+        started = time.monotonic()
+
+        def write(db: sqlite3.Connection) -> Lease | None:
+            now = time.time()
+            with _transaction(db):
+                row = db.execute(
+                    "UPDATE leases SET expires = ? WHERE name = ? AND holder = ? AND expires > ? "
+                    "RETURNING epoch",
+                    (now + ttl_s, name, holder, now),
+                ).fetchone()
+            return None if row is None else Lease(name, holder, row[0], ttl_s, started + ttl_s)
+
+        return await self._run(write)
+
+    async def release_lease(self, name: str, holder: str) -> None:
+        def write(db: sqlite3.Connection) -> None:
+            with _transaction(db):
+                # Kept, expired, so that the next holder's epoch is higher.
+                db.execute(
+                    "UPDATE leases SET expires = 0 WHERE name = ? AND holder = ?", (name, holder)
+                )
+
+        await self._run(write)
+
+    async def lease(self, name: str) -> Lease | None:
+        started = time.monotonic()
+
+        def read(db: sqlite3.Connection) -> Lease | None:
+            now = time.time()
+            row = db.execute(
+                "SELECT holder, epoch, expires FROM leases WHERE name = ? AND expires > ?",
+                (name, now),
+            ).fetchone()
+            if row is None:
+                return None
+            return Lease(name, row[0], row[1], row[2] - now, started + row[2] - now)
+
+        return await self._run(read, read=True)
 
     async def room_codes(self) -> list[str]:
-        def read() -> list[str]:
-            cursor = self._conn().execute("SELECT code FROM rooms ORDER BY created, code")
+        def read(db: sqlite3.Connection) -> list[str]:
+            cursor = db.execute("SELECT code FROM rooms ORDER BY created, code")
             return [code for (code,) in cursor]
 
-        return await self._run(read)
+        return await self._run(read, read=True)
+
+    async def check(self) -> None:
+        """Raise a :class:`StorageError` unless the database answers a read and the last write
+        did not fail for good (a full disk: not ready until a write succeeds again)."""
+        if self._failing is not None:
+            raise self._failing
+        await self._run(lambda db: db.execute("SELECT 1").fetchone(), read=True)
+
+
+def _prepare(db: sqlite3.Connection) -> None:
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=NORMAL")
+    db.executescript(SCHEMA)
+    columns = {row[1] for row in db.execute("PRAGMA table_info(rooms)")}
+    if "version" not in columns:
+        db.execute(ADD_ROOM_VERSION)
+
+
+def _attempt(db: sqlite3.Connection, work: Work[T]) -> T:
+    """Run ``work``; a held lock becomes :class:`_Busy`, other SQLite failures coded errors."""
+    try:
+        return work(db)
+    except sqlite3.OperationalError as error:
+        if _primary(error) in (SQLITE_BUSY, SQLITE_LOCKED):
+            raise _Busy from None
+        raise _coded(error) from None
+    except sqlite3.DatabaseError as error:
+        raise _coded(error) from None
+
+
+@contextlib.contextmanager
+def _transaction(db: sqlite3.Connection) -> Iterator[None]:
+    """BEGIN IMMEDIATE … COMMIT; on failure roll back only what SQLite has not already undone
+    (after SQLITE_FULL it has, and a second ROLLBACK would hide the cause)."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("ROLLBACK")
+        raise
+
+
+def _primary(error: sqlite3.Error) -> int:
+    return int(getattr(error, "sqlite_errorcode", -1)) & 0xFF
+
+
+def _coded(error: sqlite3.Error) -> StorageError:
+    code = _primary(error)
+    if code == SQLITE_FULL:
+        return StoreFull(f"SQLite: {error}")
+    if code in (SQLITE_BUSY, SQLITE_LOCKED):
+        return StoreBusy(f"SQLite: {error}")
+    return StorageError(f"SQLite: {error}")
 
 
 def _dumps(value: Any) -> str:
@@ -202,7 +458,15 @@ def _dumps(value: Any) -> str:
 
 def _upsert_room(db: sqlite3.Connection, code: str, text: str, now: float) -> None:
     db.execute(
-        "INSERT INTO rooms (code, data, created, updated) VALUES (?, ?, ?, ?) "
-        "ON CONFLICT (code) DO UPDATE SET data = excluded.data, updated = excluded.updated",
+        "INSERT INTO rooms (code, data, created, updated, version) VALUES (?, ?, ?, ?, 1) "
+        "ON CONFLICT (code) DO UPDATE SET data = excluded.data, updated = excluded.updated, "
+        "version = rooms.version + 1",
         (code, text, now, now),
     )
+
+
+def _check_room(db: sqlite3.Connection, code: str, expected: int) -> None:
+    row = db.execute("SELECT version FROM rooms WHERE code = ?", (code,)).fetchone()
+    current = 0 if row is None else row[0]
+    if current != expected:
+        raise VersionConflict(room_stream(code), expected, current)

@@ -1,0 +1,144 @@
+"""Who is connected where, shared by every server process: each socket of a seat beats
+(seat, process, socket) every few seconds with a time to live; an entry whose process died
+expires by itself. ``memory://`` for one process, ``redis://`` for several.
+
+Redis rather than PostgreSQL: presence is ephemeral and written often (one beat per socket
+every few seconds), expiry is native (a sorted set scored by expiry time on Redis's clock,
+cleaned on every beat), and losing it all in a Redis restart costs one beat interval.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from .base import PubSubUnavailable
+
+SEP = "\x1f"
+
+# KEYS[1] the room's set; ARGV member, time to live (ms). Expiry on Redis's own clock.
+BEAT = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local ttl = tonumber(ARGV[2])
+redis.call('ZADD', KEYS[1], now + ttl, ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('PTTL', KEYS[1]) < ttl then redis.call('PEXPIRE', KEYS[1], ttl) end
+return 1
+"""
+PRESENT = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+return redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. now, '+inf')
+"""
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Here:
+    """One socket of a seat, on one server process."""
+
+    seat: str
+    process: str
+    socket: str
+
+
+class Presence(Protocol):
+    async def open(self) -> None: ...
+
+    async def close(self) -> None: ...
+
+    async def beat(self, room: str, here: Here, ttl_s: float) -> None:
+        """``here`` is connected for the next ``ttl_s`` seconds (renew before it ends)."""
+        ...
+
+    async def leave(self, room: str, here: Here) -> None: ...
+
+    async def present(self, room: str) -> list[Here]:
+        """Every unexpired entry of the room, sorted."""
+        ...
+
+
+class MemoryPresence:
+    def __init__(self) -> None:
+        self._rooms: dict[str, dict[Here, float]] = {}
+
+    async def open(self) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
+
+    async def beat(self, room: str, here: Here, ttl_s: float) -> None:
+        self._rooms.setdefault(room, {})[here] = time.monotonic() + ttl_s
+
+    async def leave(self, room: str, here: Here) -> None:
+        entries = self._rooms.get(room)
+        if entries is not None:
+            entries.pop(here, None)
+            if not entries:
+                del self._rooms[room]
+
+    async def present(self, room: str) -> list[Here]:
+        now = time.monotonic()
+        entries = self._rooms.get(room, {})
+        for gone in [h for h, until in entries.items() if until <= now]:
+            del entries[gone]
+        return sorted(entries)
+
+
+class RedisPresence:
+    def __init__(self, url: str, prefix: str = "dixit:presence:") -> None:
+        self.url = url
+        self.prefix = prefix
+        self._client: Any = None
+        self._beat: Any = None
+        self._present: Any = None
+
+    async def open(self) -> None:
+        import redis.asyncio as aioredis
+
+        from .redis import LOST, _connect_options, _where
+
+        self._client = aioredis.from_url(self.url, **_connect_options())
+        try:
+            await self._client.ping()
+        except LOST as error:
+            await self._client.aclose()
+            raise PubSubUnavailable(f"Redis unreachable at {_where(self.url)}: {error}") from None
+        self._beat = self._client.register_script(BEAT)
+        self._present = self._client.register_script(PRESENT)
+
+    async def close(self) -> None:
+        if self._client is not None:
+            await self._client.aclose()
+
+    async def _call(self, work: Any) -> Any:
+        from .redis import LOST
+
+        try:
+            return await work
+        except LOST as error:
+            raise PubSubUnavailable(f"Redis unreachable: {error}") from None
+
+    async def beat(self, room: str, here: Here, ttl_s: float) -> None:
+        member = SEP.join((here.seat, here.process, here.socket))
+        ttl_ms = max(1, int(ttl_s * 1000))
+        await self._call(self._beat(keys=[self.prefix + room], args=[member, ttl_ms]))
+
+    async def leave(self, room: str, here: Here) -> None:
+        member = SEP.join((here.seat, here.process, here.socket))
+        await self._call(self._client.zrem(self.prefix + room, member))
+
+    async def present(self, room: str) -> list[Here]:
+        members = await self._call(self._present(keys=[self.prefix + room]))
+        return sorted(Here(*m.split(SEP, 2)) for m in members)
+
+
+def open_presence(url: str) -> Presence:
+    """Presence for ``memory://`` or ``redis://…`` (the same URL as the fan-out)."""
+    if url.startswith("memory:"):
+        return MemoryPresence()
+    if url.startswith(("redis:", "rediss:")):
+        return RedisPresence(url)
+    raise ValueError(f"unsupported presence URL {url!r} (memory://, redis://…)")

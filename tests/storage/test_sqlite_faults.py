@@ -1,0 +1,121 @@
+"""SQLite under faults: a lock held by another writer never blocks the event loop and ends in
+a coded error only after ``lock_wait_s``; a full disk is ``store/disk_full``, not a rollback
+message; the store keeps working once the fault is gone."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from dixit.storage import RoomRecord, SQLiteEventStore, StoreBusy, StoreFull
+
+
+def _outside_writer(path: Path) -> sqlite3.Connection:
+    """Another process's connection holding the write lock (as an operator's shell would)."""
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("BEGIN IMMEDIATE")
+    return db
+
+
+def test_a_held_lock_queues_writes_off_the_event_loop(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+
+    async def main() -> None:
+        store = SQLiteEventStore(path)
+        await store.open()
+        await store.append("A:1", 0, [{"n": 1}])
+        outside = _outside_writer(path)
+        first = asyncio.create_task(store.append("A:1", 1, [{"n": 2}]))
+        second = asyncio.create_task(store.save_room(RoomRecord("A", {"s": 1})))
+        await asyncio.sleep(0.05)
+        # Had a write waited inline for the lock, the loop would have stood still until it
+        # gave up or got the lock, and the tasks would be finished by now.
+        assert not first.done() and not second.done()
+        assert store.waiting == 2
+        assert [e.version for e in await store.read("A:1")] == [1]  # reads still answer
+        outside.execute("COMMIT")
+        outside.close()
+        assert await first == 2
+        await second
+        assert store.waiting == 0
+        assert await store.load_room("A") == {"s": 1}
+        assert await store.append("A:1", 2, [{"n": 3}]) == 3  # inline again
+        await store.close()
+
+    asyncio.run(main())
+
+
+def test_a_lock_held_too_long_is_store_busy_and_changes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+
+    async def main() -> None:
+        store = SQLiteEventStore(path, lock_wait_s=0.3)
+        await store.open()
+        outside = _outside_writer(path)
+        with pytest.raises(StoreBusy) as caught:
+            await store.append("A:1", 0, [{"n": 1}])
+        assert caught.value.code == "store/busy"
+        outside.execute("ROLLBACK")
+        outside.close()
+        assert await store.read("A:1") == []
+        assert await store.append("A:1", 0, [{"n": 1}]) == 1
+        await store.close()
+
+    asyncio.run(main())
+
+
+def test_the_queue_behind_a_held_lock_is_bounded(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+
+    async def main() -> None:
+        store = SQLiteEventStore(path)
+        store.max_waiting = 2
+        await store.open()
+        outside = _outside_writer(path)
+        queued = [asyncio.create_task(store.append(f"S{i}:1", 0, [{"n": i}])) for i in range(2)]
+        await asyncio.sleep(0.05)
+        with pytest.raises(StoreBusy):
+            await store.append("S9:1", 0, [{"n": 9}])
+        outside.execute("COMMIT")
+        outside.close()
+        assert await asyncio.gather(*queued) == [1, 1]
+        assert await store.read("S9:1") == []
+        await store.close()
+
+    asyncio.run(main())
+
+
+def test_a_full_disk_is_a_coded_error_and_writes_resume_after_it(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+
+    async def main() -> None:
+        store = SQLiteEventStore(path)
+        await store.open()
+        await store.append("A:1", 0, [{"n": 0}])
+        await store.close()
+        # The database's size limit is SQLite's own "disk full" (SQLITE_FULL).
+        limiter = sqlite3.connect(path)
+        pages = limiter.execute("PRAGMA page_count").fetchone()[0]
+        limiter.close()
+        store = SQLiteEventStore(path)
+        await store.open()
+        assert store._db is not None
+        store._db.execute(f"PRAGMA max_page_count={pages}")
+        big = [{"blob": "x" * 4000} for _ in range(40)]
+        with pytest.raises(StoreFull) as caught:
+            await store.append("A:1", 1, big, room=RoomRecord("A", {"s": 1}))
+        assert caught.value.code == "store/disk_full"
+        assert "full" in caught.value.message and "rollback" not in caught.value.message
+        with pytest.raises(StoreFull):
+            await store.check()  # not ready while writes fail for good
+        assert [e.version for e in await store.read("A:1")] == [1]
+        assert await store.load_room("A") is None
+        store._db.execute("PRAGMA max_page_count=1073741823")
+        assert await store.append("A:1", 1, big) == 41
+        await store.check()
+        await store.close()
+
+    asyncio.run(main())
