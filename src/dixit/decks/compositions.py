@@ -1,271 +1,42 @@
 """Composition ideas: how motifs are arranged on a card.
 
-Each composition is a function painting onto a :class:`Ctx` (canvas, palette, main motif,
-seeded random generator) and recording what it drew (motifs with roles, a literal description,
-themes and moods). The planner picks compositions through :data:`COMPOSITIONS`, which also says
-which motif kinds may be the main motif and which times of day suit the idea.
+Each composition is a function painting onto a :class:`~dixit.decks.stage.Ctx`; the newer
+scenes of two or more motifs live in :mod:`dixit.decks.scenes`. :data:`COMPOSITIONS` says which
+motif kinds may be the main motif, which times of day suit the idea, how often a deck may use
+it, and what it evokes; captions in six languages are in :mod:`dixit.decks.captions`.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from dixit.decks import painter as p
-from dixit.decks.motifs import MOTIFS, Motif, motifs_of, plural
-from dixit.decks.palettes import PALETTES, Palette
-
-RGB = p.RGB
-
-
-@dataclass
-class Ctx:
-    """Everything a composition needs, and what it reports back."""
-
-    c: p.Canvas
-    rng: np.random.Generator
-    pal: Palette
-    main: Motif
-    motifs: list[tuple[str, str]] = field(default_factory=list)  # (icon name, role)
-    scenery: list[str] = field(default_factory=list)
-    description: list[str] = field(default_factory=list)
-    title: str = ""
-    variant: int = 0
-    salt: int = 0
-
-    def col(self, h: str) -> RGB:
-        return p.hex_rgb(h)
-
-    def pick(self, kind: str, *exclude: str) -> Motif:
-        """A secondary motif of ``kind`` (never the main motif)."""
-        pool = [m for m in motifs_of(kind) if m.name != self.main.name and m.name not in exclude]
-        return pool[int(self.rng.integers(len(pool)))]
-
-    def vary(self, options: list[str]) -> str:
-        """Cycle through ``options`` over a deck's uses of a composition (variety)."""
-        return options[(self.variant + self.salt) % len(options)]
-
-    def sign(self) -> float:
-        return 1.0 if self.rng.random() < 0.5 else -1.0
-
-    def choose(self, options: list[str]) -> str:
-        return options[int(self.rng.integers(len(options)))]
-
-    def uniform(self, a: float, b: float) -> float:
-        return float(self.rng.uniform(a, b))
-
-    def add(self, name: str, role: str) -> None:
-        self.motifs.append((name, role))
-
-    def say(self, text: str) -> None:
-        self.description.append(text)
-
-    def label(self, name: str) -> str:
-        return MOTIFS[name].label
-
-
-def cap(text: str) -> str:
-    """Capitalise the first letter only ("A Christmas tree", not "A christmas tree")."""
-    return text[:1].upper() + text[1:]
-
-
-def article(word: str) -> str:
-    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
-
-
-# ---------------------------------------------------------------- shared scenery
-
-
-def backdrop(
-    x: Ctx,
-    ground: str = "hills",
-    celestial: str = "auto",
-    horizon: float | None = None,
-    moon_at: tuple[float, float, float] | None = None,
-) -> tuple[float, float, float] | None:
-    """Paint sky, stars, moon or sun, clouds, hills or water. Returns the moon (x, y, r)."""
-    c, rng, pal = x.c, x.rng, x.pal
-    c.horizon = int((horizon if horizon is not None else x.uniform(0.66, 0.76)) * c.h)
-    p.sky(c, pal.sky, rng)
-    x.scenery.append(f"{pal.words[0]} and {pal.words[1]} sky")
-    if pal.stars:
-        p.stars(c, rng, pal.stars + int(rng.integers(0, 40)))
-        x.scenery.append("stars")
-    if celestial == "auto":
-        if pal.time_of_day in ("night", "twilight"):
-            celestial = x.choose(["moon", "moon", "crescent", "none"])
-        elif pal.time_of_day in ("dawn", "dusk"):
-            celestial = x.choose(["sun", "moon", "crescent", "none"])
-        else:
-            celestial = x.choose(["sun", "none", "none"])
-    moon_info = None
-    if celestial in ("moon", "crescent"):
-        if moon_at is None:
-            mx = x.uniform(0.18, 0.82) * c.w
-            my = x.uniform(0.08, 0.24) * c.h
-            mr = x.uniform(0.045, 0.08) * c.w
-        else:
-            mx, my, mr = moon_at
-        phase = 0.0 if celestial == "moon" else x.uniform(0.35, 0.6)
-        p.moon(c, rng, mx, my, mr, x.col(pal.moon), phase)
-        moon_info = (mx, my, mr)
-        x.scenery.append("full moon" if phase == 0 else "crescent moon")
-    elif celestial == "sun":
-        p.sun(
-            c,
-            x.uniform(0.2, 0.8) * c.w,
-            c.horizon - x.uniform(0.04, 0.12) * c.h,
-            x.uniform(0.04, 0.07) * c.w,
-            x.col(pal.moon),
-        )
-        x.scenery.append("low sun")
-    p.clouds(
-        c,
-        rng,
-        x.col(pal.cloud),
-        x.uniform(0.12, 0.5),
-        x.uniform(0.06, 0.14),
-        x.uniform(0.3, 0.55),
-        0.35 if pal.is_dark else 0.55,
-    )
-    x.scenery.append("clouds")
-    if ground in ("hills", "shore"):
-        p.hills(
-            c,
-            rng,
-            c.horizon / c.h + 0.01,
-            x.uniform(0.06, 0.14),
-            x.col(pal.far),
-            cell=x.uniform(160, 320),
-        )
-        p.mist(c, rng, c.horizon / c.h, 0.03, x.col(pal.mist), 0.35)
-    if ground == "water":
-        p.hills(
-            c,
-            rng,
-            c.horizon / c.h + 0.002,
-            x.uniform(0.015, 0.04),
-            x.col(pal.far),
-            cell=x.uniform(90, 200),
-        )
-        p.water(c, rng, x.col(pal.water), 0.35)
-        x.scenery.append("still water")
-    elif ground == "hills":
-        p.hills(
-            c,
-            rng,
-            c.horizon / c.h + 0.1,
-            x.uniform(0.04, 0.1),
-            x.col(pal.near),
-            cell=x.uniform(200, 400),
-        )
-        x.scenery.append("hills")
-    elif ground == "shore":
-        p.water(c, rng, x.col(pal.water), 0.35)
-        p.hills(c, rng, 0.93, 0.08, x.col(pal.near), cell=x.uniform(250, 450))
-        x.scenery.append("a lake")
-    return moon_info
-
-
-def ground_y(x: Ctx) -> float:
-    """Where things stand on the near hills."""
-    return x.c.horizon + 0.12 * x.c.h
-
-
-def night_tint(x: Ctx, s: p.Array) -> p.Array:
-    """Let the atmosphere colour a sprite a little, more at night."""
-    amount = {"night": 0.32, "twilight": 0.22, "dusk": 0.15, "dawn": 0.1}.get(
-        x.pal.time_of_day, 0.05
-    )
-    return p.tint(s, x.col(x.pal.far), amount)
-
-
-def figure(x: Ctx, cx: float, bottom: float, height: float, name: str | None = None) -> str:
-    """A tiny silhouetted person."""
-    name = name or x.pick("figure", "ghost", "person-rowing-boat", "person-fairy").name
-    s = p.silhouette(p.sprite(name, height, x.rng, 0.6), x.col(x.pal.dark))
-    if x.rng.random() < 0.5:
-        s = p.flip_h(s)
-    p.place(x.c, s, cx, bottom, anchor="bottom")
-    x.add(name, "tiny figure")
-    return name
-
-
-def bubble(x: Ctx, cx: float, cy: float, r: float, strength: float = 1.0) -> None:
-    """A translucent soap bubble."""
-    c = x.c
-    yy, xx = c.yy_xx()
-    d = np.sqrt((xx - cx) ** 2 + (yy - cy) ** 2) / r
-    rim = np.clip(1 - np.abs(d - 0.97) * 14, 0, 1) * 0.6
-    body = np.clip(1 - d, 0, 1) ** 0.3 * 0.08 * (d < 1)
-    hl = np.exp(-(((xx - (cx - r * 0.4)) ** 2 + (yy - (cy - r * 0.45)) ** 2) / (r * 0.18) ** 2))
-    c.add_light(((rim + body + hl * 0.8) * strength).astype(np.float32), (0.95, 0.97, 1.0), 0.9)
-
-
-def ellipse_mask(c: p.Canvas, cx: float, cy: float, rx: float, ry: float) -> p.Array:
-    yy, xx = c.yy_xx()
-    d = np.sqrt(((xx - cx) / max(1.0, rx)) ** 2 + ((yy - cy) / max(1.0, ry)) ** 2)
-    return np.clip((1 - d) * min(rx, ry) / 1.5, 0, 1).astype(np.float32)
-
-
-def contrasting(x: Ctx) -> Palette:
-    """A palette from the other side of the day (night for day, day for night)."""
-    want = ("day", "dawn") if x.pal.is_dark else ("night", "twilight")
-    pool = [q for q in PALETTES if q.time_of_day in want]
-    return pool[int(x.rng.integers(len(pool)))]
-
-
-def mini_world(
-    x: Ctx, mask: p.Array, box: tuple[float, float, float, float], inner: str
-) -> Palette:
-    """Paint a small other world (sky, moon, hills, a motif) inside ``mask``."""
-    cx0, cy0, cx1, cy1 = box
-    other = contrasting(x)
-    sub = p.Canvas(np.zeros_like(x.c.rgb))
-    h0, h1 = int(cy0), int(cy1)
-    sub.horizon = int(cy0 + (cy1 - cy0) * 0.7)
-    cols = np.array([p.hex_rgb(s) for s in other.sky], np.float32)
-    t = np.linspace(0, 1, len(other.sky))
-    ys = np.clip((np.arange(sub.h, dtype=np.float32) - h0) / max(1, sub.horizon - h0), 0, 1)
-    grad = np.stack([np.interp(ys, t, cols[:, k]) for k in range(3)], axis=1)
-    sub.rgb[:] = grad[:, None, :]
-    w = cx1 - cx0
-    if other.stars:
-        m = np.zeros((sub.h, sub.w), np.float32)
-        for _ in range(60):
-            m[
-                int(x.rng.integers(max(0, h0), max(h0 + 1, sub.horizon))),
-                int(x.rng.integers(max(0, int(cx0)), min(sub.w - 1, int(cx1)))),
-            ] = 1.0
-        sub.add_light(m, (1, 1, 1), 1.0)
-    p.moon(
-        sub,
-        x.rng,
-        cx0 + w * x.uniform(0.25, 0.75),
-        h0 + (h1 - h0) * 0.2,
-        w * 0.09,
-        p.hex_rgb(other.moon),
-        0.0 if x.rng.random() < 0.5 else 0.5,
-        0.5,
-    )
-    p.hills(sub, x.rng, sub.horizon / sub.h, 0.03, p.hex_rgb(other.near), cell=w / 3)
-    s = p.sprite(inner, (h1 - h0) * 0.42, x.rng, 0.5)
-    p.place(sub, s, (cx0 + cx1) / 2, sub.horizon + (h1 - h0) * 0.08, anchor="bottom")
-    m3 = mask[..., None]
-    x.c.rgb = x.c.rgb * (1 - m3) + sub.rgb * m3
-    return other
-
+from dixit.decks import scenes
+from dixit.decks.motifs import MOTIFS
+from dixit.decks.palettes import PALETTES
+from dixit.decks.stage import (
+    Ctx,
+    backdrop,
+    bubble,
+    ellipse_mask,
+    figure,
+    ground_y,
+    mini_world,
+    night_tint,
+)
 
 # ---------------------------------------------------------------- the ideas
 
 
 def giant_tiny(x: Ctx) -> None:
-    backdrop(x, "hills")
+    sea = x.staging() == 1
+    backdrop(x, "water" if sea else "hills", horizon=x.uniform(0.6, 0.66) if sea else None)
     c = x.c
-    gy = ground_y(x)
+    gy = c.horizon + 0.16 * c.h if sea else ground_y(x)
     s = night_tint(x, p.sprite(x.main.name, x.uniform(0.42, 0.58) * c.h, x.rng))
     if x.rng.random() < 0.5:
         s = p.flip_h(s)
@@ -275,42 +46,36 @@ def giant_tiny(x: Ctx) -> None:
     side = 1 if x.rng.random() < 0.5 else -1
     fx = cx + side * (s.shape[1] * 0.5 + x.uniform(20, 70))
     fx = min(max(fx, 60), c.w - 60)
-    fig = figure(x, fx, gy + 8, x.uniform(0.045, 0.06) * c.h)
+    if sea:
+        line = gy - s.shape[0] * 0.22
+        m = p.sprite_mask(c, s, cx, gy + 6, anchor="bottom")
+        m[: int(line)] = 0
+        c.blend(m, x.col(x.pal.water), 0.7)
+        fig = figure(x, fx, gy - s.shape[0] * 0.18, x.uniform(0.04, 0.05) * c.h, "person-rowing-boat")
+        x.form = "sea"
+    else:
+        fig = figure(x, fx, gy + 8, x.uniform(0.045, 0.06) * c.h)
     x.add(x.main.name, "giant")
-    x.title = x.choose(
-        [
-            f"The Gentle {x.main.label.title()}",
-            "Small Steps",
-            "Scale",
-            "Visiting Hours",
-            "Who Is Watching Whom",
-        ]
-    )
-    x.say(
-        f"An enormous {x.main.label} stands on the hills; beside it, {article(x.label(fig))} "
-        "no taller than its foot looks up."
-    )
+    x.name(b=fig)
 
 
 def moon_silhouette(x: Ctx) -> None:
     c = x.c
     mr = x.uniform(0.25, 0.31) * c.w
     my = x.uniform(0.3, 0.38) * c.h
-    backdrop(x, "hills", "moon", horizon=x.uniform(0.72, 0.78), moon_at=(c.w / 2, my, mr))
+    sea = x.staging() == 1
+    horizon = x.uniform(0.62, 0.68) if sea else x.uniform(0.72, 0.78)
+    backdrop(x, "water" if sea else "hills", "moon", horizon=horizon, moon_at=(c.w / 2, my, mr))
     s = p.silhouette(p.sprite(x.main.name, mr * x.uniform(1.0, 1.3), x.rng), x.col(x.pal.dark))
     if x.rng.random() < 0.5:
         s = p.flip_h(s)
     p.place(c, s, c.w / 2 + x.uniform(-0.1, 0.1) * mr, my + x.uniform(0, 0.2) * mr)
     x.add(x.main.name, "silhouette")
-    gy = ground_y(x)
-    figure(x, x.uniform(0.15, 0.85) * c.w, gy - x.uniform(0, 30), 0.045 * c.h)
-    x.title = x.choose(
-        ["Across the Moon", "Moonlit Passage", "Eclipse", "Night Visitor", "The Shape of Dreams"]
-    )
-    x.say(
-        f"The black silhouette of {article(x.main.label)} crosses a huge glowing moon "
-        "above dark hills where a tiny figure walks."
-    )
+    if sea:
+        figure(x, x.uniform(0.2, 0.8) * c.w, c.horizon + 0.1 * c.h, 0.05 * c.h, "person-rowing-boat")
+        x.form = "sea"
+    else:
+        figure(x, x.uniform(0.15, 0.85) * c.w, ground_y(x) - x.uniform(0, 30), 0.045 * c.h)
 
 
 def false_reflection(x: Ctx) -> None:
@@ -330,19 +95,7 @@ def false_reflection(x: Ctx) -> None:
     p.place(c, s, cx, c.horizon + 6, anchor="bottom")
     x.add(x.main.name, "subject")
     x.add(other.name, "reflection")
-    x.title = x.choose(
-        [
-            "The Other Side",
-            "What the Water Knows",
-            "Mirror, Mirror",
-            "Second Nature",
-            "Who I Really Am",
-        ]
-    )
-    x.say(
-        f"{cap(article(x.main.label))} stands on calm water, but its reflection "
-        f"is {article(other.label)}."
-    )
+    x.name(b=other.name)
 
 
 def _island(x: Ctx, cx: float, top: float, half: float) -> None:
@@ -379,11 +132,11 @@ def _island(x: Ctx, cx: float, top: float, half: float) -> None:
             k = (yy - y0) / max(1, y1 - y0)
             fall[yy, int(wx) - 3 : int(wx) + 3] = 1 - k
         c.blend(p._blur(fall, 2), (0.85, 0.92, 1.0), 0.7)
-        x.scenery.append("a waterfall falling into nothing")
+        x.scenery.append("waterfall")
 
 
 def floating_island(x: Ctx) -> None:
-    backdrop(x, x.choose(["hills", "water"]))
+    backdrop(x, "hills" if x.staging() == 1 else x.choose(["hills", "water"]))
     c = x.c
     cx = x.uniform(0.4, 0.6) * c.w
     top = x.uniform(0.38, 0.48) * c.h
@@ -392,16 +145,16 @@ def floating_island(x: Ctx) -> None:
     _island(x, cx, top, max(half, s.shape[1] * 0.6))
     p.place(c, s, cx, top + 10, anchor="bottom")
     x.add(x.main.name, "on the island")
-    if x.rng.random() < 0.6:
+    if x.staging() == 1:
+        fx, gy = x.uniform(0.15, 0.35) * c.w, ground_y(x) + 10
+        rope = [(cx + (fx - cx) * t, top + 60 + (gy - 0.05 * c.h - top - 60) * t + math.sin(t * 3) * 30) for t in np.linspace(0, 1, 20)]
+        p.line(c, rope, x.col(x.pal.dark), 1.5, 0.9)
+        figure(x, fx, gy, 0.055 * c.h, "person-standing")
+        x.scenery.append("rope")
+        x.form = "tethered"
+    elif x.rng.random() < 0.6:
         figure(x, cx + max(half, s.shape[1] * 0.6) * x.uniform(0.55, 0.85), top + 10, 0.04 * c.h)
-    x.title = x.choose(
-        ["Adrift", "Somewhere Above", "Uprooted", "A Place of One's Own", "Hovering"]
-    )
-    x.say(
-        f"A small island of rock and grass floats in the sky, carrying {article(x.main.label)}; "
-        "roots dangle from its underside."
-    )
-    x.scenery.append("floating island")
+    x.scenery.append("island")
 
 
 def lifted(x: Ctx) -> None:
@@ -440,13 +193,8 @@ def lifted(x: Ctx) -> None:
     p.place(c, s, cx, cy)
     x.add(x.main.name, "lifted")
     x.add(lifter.name, "lifting it")
-    x.title = x.choose(
-        ["Lighter Than Air", "Carried Away", "Escape", "Departure", "Many Small Hands"]
-    )
-    x.say(
-        f"{cap(article(x.main.label))} is carried up into the sky by "
-        f"{n} {plural(x.label(lifter.name))} tied to it with thin strings."
-    )
+    x.name(b=lifter.name)
+    x.count = n
 
 
 def night_inside(x: Ctx) -> None:
@@ -483,13 +231,6 @@ def night_inside(x: Ctx) -> None:
     x.add(x.main.name, "holds the night")
     gy = ground_y(x)
     figure(x, x.uniform(0.15, 0.85) * c.w, gy, 0.04 * c.h)
-    x.title = x.choose(
-        ["Night Within", "Carrying the Dark", "Secret Sky", "Inner Night", "Daydream"]
-    )
-    x.say(
-        f"In a {x.pal.time_of_day} landscape floats the shape of {article(x.main.label)} "
-        "filled with a starry night sky and a crescent moon."
-    )
 
 
 LIFTERS = [
@@ -530,13 +271,7 @@ def world_in_container(x: Ctx) -> None:
     bubble(x, ex, ey, max(erx, ery) * 0.98, 0.5)
     x.add(cont, "container")
     x.add(x.main.name, "inside")
-    x.title = x.choose(
-        ["Pocket Universe", "Kept Safe", "Another Time", "Collected", "Behind Glass"]
-    )
-    x.say(
-        f"Inside {article(x.label(cont))} is a tiny {other.time_of_day} world with its own "
-        f"sky, moon and hills, where {article(x.main.label)} stands."
-    )
+    x.name(b=cont)
 
 
 def _ladder(x: Ctx, x0: float, y0: float, x1: float, y1: float, width: float) -> None:
@@ -572,14 +307,7 @@ def ladder_to(x: Ctx) -> None:
     p.place(c, climber, gx + (tx - gx) * t, gy + (ty - gy) * t)
     x.add("person-standing", "climber")
     x.add(x.main.name, "destination")
-    x.scenery.append("a ladder")
-    x.title = x.choose(
-        ["Almost There", "The Long Climb", "Reaching", "Ambition", "One Rung at a Time"]
-    )
-    x.say(
-        f"A wooden ladder rises from the hills into the sky, up to {article(x.main.label)} "
-        "hanging in the air; a small figure is halfway up."
-    )
+    x.scenery.append("ladder")
 
 
 def lonely_glow(x: Ctx) -> None:
@@ -605,19 +333,17 @@ def lonely_glow(x: Ctx) -> None:
             0.05 * c.h,
         )
     x.scenery.append("mist")
-    x.title = x.choose(["The Last Light", "Vigil", "Alone", "Keep It Burning", "Beacon"])
-    x.say(
-        f"{cap(article(x.main.label))} glows alone in the misty dark, "
-        "casting a long path of light toward the viewer."
-    )
 
 
 def door_in_field(x: Ctx) -> None:
-    backdrop(x, "hills")
+    sea = x.staging() == 1
+    backdrop(x, "water" if sea else "hills", horizon=x.uniform(0.55, 0.6) if sea else None)
     c = x.c
     dw, dh = x.uniform(0.2, 0.26) * c.w, x.uniform(0.3, 0.36) * c.h
     cx = x.uniform(0.4, 0.6) * c.w
-    bottom = ground_y(x) + 10
+    bottom = c.horizon + 0.18 * c.h if sea else ground_y(x) + 10
+    if sea:
+        x.form = "sea"
     x0, y0, x1, y1 = cx - dw / 2, bottom - dh, cx + dw / 2, bottom
     inner = p.polygon_mask(c, [(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
     other = mini_world(x, inner, (x0, y0, x1, y1), x.main.name)
@@ -631,14 +357,9 @@ def door_in_field(x: Ctx) -> None:
     spill = p.polygon_mask(c, [(x0, y1), (x1, y1), (x1 + dw * 0.6, c.h), (x0 - dw * 0.6, c.h)])
     c.add_light(p._blur(spill, 8), p.hex_rgb(other.sky[-1]), 0.35)
     x.add(x.main.name, "through the door")
-    x.scenery.append("a door standing alone")
+    x.scenery.append("door")
     if x.rng.random() < 0.6:
-        figure(x, cx + x.sign() * dw * x.uniform(1.1, 1.6), bottom + 20, 0.05 * c.h)
-    x.title = x.choose(["Elsewhere", "Opportunity", "The Other Door", "Step Through", "Invitation"])
-    x.say(
-        f"A door stands alone in a {x.pal.time_of_day} field; through it you see a "
-        f"{other.time_of_day} world where {article(x.main.label)} waits."
-    )
+        figure(x, cx + x.sign() * dw * x.uniform(1.1, 1.6), bottom + 20, 0.05 * c.h, "person-rowing-boat" if sea else None)
 
 
 def path_river(x: Ctx) -> None:
@@ -672,14 +393,7 @@ def path_river(x: Ctx) -> None:
     t = x.uniform(0.7, 0.85)
     figure(x, left[int(t * 39)][0] / 2 + right[int(t * 39)][0] / 2, vy + (c.h - vy) * t, 0.06 * c.h)
     x.add(x.main.name, "destination")
-    x.scenery.append("a path that becomes a river")
-    x.title = x.choose(
-        ["Where the Road Ends", "Current", "Change of Plans", "The Way Home", "Flow"]
-    )
-    x.say(
-        f"A sandy path winds toward {article(x.main.label)} on the horizon and, halfway "
-        "there, turns into a river."
-    )
+    x.scenery += ["path", "river"]
 
 
 def object_house(x: Ctx) -> None:
@@ -740,13 +454,6 @@ def object_house(x: Ctx) -> None:
             smoke[yy, xx] = 1.0
     c.blend(np.clip(p._blur(smoke, 9) * 180, 0, 1), x.col(x.pal.cloud), 0.45)
     x.add(x.main.name, "turned into a house")
-    x.title = x.choose(
-        ["Home Sweet Home", "Someone Lives Here", "Cosy", "Lights On", "Make Yourself at Home"]
-    )
-    x.say(
-        f"{cap(article(x.main.label))} has become a house, with glowing windows, "
-        "a little door and smoke curling out of the top."
-    )
 
 
 def shadow_mismatch(x: Ctx) -> None:
@@ -781,13 +488,7 @@ def shadow_mismatch(x: Ctx) -> None:
     p.place(c, s, cx, bottom, anchor="bottom")
     x.add(x.main.name, "subject")
     x.add(other.name, "its shadow")
-    x.title = x.choose(
-        ["Shadow Self", "Not What It Seems", "Secret Wish", "Long Evening", "Double Life"]
-    )
-    x.say(
-        f"{cap(article(x.main.label))} stands in the grass with the light behind it, "
-        f"but the long shadow it casts toward us is the shape of {article(other.label)}."
-    )
+    x.name(b=other.name)
 
 
 def window_in_sea(x: Ctx) -> None:
@@ -806,14 +507,7 @@ def window_in_sea(x: Ctx) -> None:
     ripple = ellipse_mask(c, cx, y1, ww * 0.7, 10) - ellipse_mask(c, cx, y1, ww * 0.6, 7)
     c.add_light(np.clip(ripple, 0, 1), (1, 1, 1), 0.3)
     x.add(x.main.name, "seen through the window")
-    x.scenery.append("a window standing in the sea")
-    x.title = x.choose(
-        ["A View of Elsewhere", "Open Window", "Through the Glass", "Longing", "Sea Window"]
-    )
-    x.say(
-        f"A window frame rises out of the sea; through its panes is a {other.time_of_day} "
-        f"sky with {article(x.main.label)}."
-    )
+    x.scenery += ["window", "sea"]
 
 
 def stairs_to(x: Ctx) -> None:
@@ -845,12 +539,7 @@ def stairs_to(x: Ctx) -> None:
     p.place(c, night_tint(x, s), tx + math.sin(6) * 20, ty + 4, anchor="bottom")
     figure(x, sx + (tx - sx) * 0.35 + math.sin(0.35 * 6) * 20, sy + (ty - sy) * 0.35, 0.04 * c.h)
     x.add(x.main.name, "at the top")
-    x.scenery.append("floating stairs")
-    x.title = x.choose(["Stairway", "Step by Step", "Ascent", "The Top Floor", "Nearly Heaven"])
-    x.say(
-        f"Floating stone steps climb out of the landscape to {article(x.main.label)} "
-        "resting on a cloud; a small figure is on its way up."
-    )
+    x.scenery.append("stairs")
 
 
 def fishing_sky(x: Ctx) -> None:
@@ -880,14 +569,8 @@ def fishing_sky(x: Ctx) -> None:
     p.place(c, s, tx, ty + s.shape[0] / 2)
     x.add("person-standing", "fisher")
     x.add("canoe", "boat")
+    x.scenery.append("fishing line")
     x.add(x.main.name, "caught in the sky")
-    x.title = x.choose(
-        ["The Catch", "Patience", "Fishing for Dreams", "Reeling In", "One That Got Away"]
-    )
-    x.say(
-        f"Someone in a small boat on the water has cast a fishing line into the sky and "
-        f"hooked {article(x.main.label)}."
-    )
 
 
 def sky_swimmer(x: Ctx) -> None:
@@ -914,15 +597,9 @@ def sky_swimmer(x: Ctx) -> None:
             hs = p.silhouette(p.sprite("house", 0.05 * c.h, x.rng, 0.4), x.col(x.pal.dark))
             p.place(c, hs, x.uniform(0.15, 0.85) * c.w, gy, anchor="bottom")
         x.add("house", "village below")
+        x.form = "village"
     figure(x, x.uniform(0.2, 0.8) * c.w, gy + 8, 0.04 * c.h)
     x.add(x.main.name, "swimming in the sky")
-    x.title = x.choose(
-        ["Sky Ocean", "High Tide", "Out of Its Element", "Drifting Over", "Weightless"]
-    )
-    x.say(
-        f"{cap(article(x.main.label))} swims through the sky among the clouds, "
-        "trailing bubbles, above " + ("a small village." if houses else "a lone walker.")
-    )
 
 
 def tree_of_things(x: Ctx) -> None:
@@ -954,13 +631,8 @@ def tree_of_things(x: Ctx) -> None:
         p.sprite_glow(c, s, ex, ey + 10 + s.shape[0] / 2, x.col(x.pal.moon), 10, 0.3)
         p.place(c, s, ex, ey + 10 + s.shape[0] / 2)
     x.add(x.main.name, "fruit of the tree")
-    x.scenery.append("a lone tree")
+    x.scenery.append("tree")
     figure(x, cx + x.sign() * x.uniform(120, 200), bottom + 10, 0.05 * c.h)
-    x.title = x.choose(["Harvest", "What Grows Here", "Ripe", "Seasons", "Orchard of One"])
-    x.say(
-        f"A lone tree on a hill bears {plural(x.main.label)} instead of fruit, hanging from its "
-        "branches."
-    )
 
 
 def procession(x: Ctx) -> None:
@@ -985,11 +657,7 @@ def procession(x: Ctx) -> None:
         p.place(c, fs, fx, fy, anchor="bottom")
     x.add(x.main.name, "leader")
     x.add(follower.name, "followers")
-    x.title = x.choose(["Follow the Light", "Pilgrims", "The Parade", "Faith", "Single File"])
-    x.say(
-        f"A line of {follower.label} silhouettes walks in single file toward a glowing "
-        f"{x.main.label} at the edge of the hills."
-    )
+    x.name(b=follower.name)
 
 
 def tiny_planet(x: Ctx) -> None:
@@ -1012,16 +680,12 @@ def tiny_planet(x: Ctx) -> None:
     p.place(c, es, cx + r * 0.72, cy - r * 0.72, anchor="center")
     x.add(x.main.name, "on the little planet")
     x.add(extra.name, "neighbour")
+    x.name(b=extra.name)
     ringed = x.rng.random() < 0.5
     if ringed:
         rp = p.sprite("ringed-planet", 0.08 * c.h, x.rng, 0.5)
         p.place(c, rp, x.uniform(0.15, 0.85) * c.w, x.uniform(0.1, 0.25) * c.h)
         x.add("ringed-planet", "distant planet")
-    x.title = x.choose(["A World of Its Own", "Small World", "Gravity", "Home Planet", "Asteroid"])
-    x.say(
-        f"{cap(article(x.main.label))} stands on top of a tiny round planet in "
-        f"starry space, next to {article(extra.label)}."
-    )
 
 
 def rain_of_things(x: Ctx) -> None:
@@ -1053,15 +717,11 @@ def rain_of_things(x: Ctx) -> None:
     p.place(c, um, fx + 6, gy + 10 - 0.06 * c.h + 10, anchor="bottom")
     x.add("umbrella", "shelter")
     x.add(x.main.name, "falling like rain")
-    x.title = x.choose(["Forecast", "Downpour", "It Never Rains But", "Sudden Shower", "Blessings"])
-    x.say(
-        f"{cap(plural(x.main.label))} fall like rain from a heavy cloud onto the hills, "
-        f"where {article(x.label(fig))} waits under an umbrella."
-    )
 
 
 def sleeping_giant(x: Ctx) -> None:
-    backdrop(x, "hills", horizon=x.uniform(0.62, 0.7))
+    sea = x.staging() == 1
+    backdrop(x, "water" if sea else "hills", horizon=x.uniform(0.62, 0.7))
     c = x.c
     s = p.sprite(x.main.name, 1.0 * c.w, x.rng, 0.8)
     if s.shape[1] > s.shape[0]:
@@ -1071,6 +731,9 @@ def sleeping_giant(x: Ctx) -> None:
         s = p.scale(s, c.w * 1.05 / s.shape[1])
     s = p.tint(s, x.col(x.pal.near), 0.4)
     bottom = c.h * 0.98
+    if sea:
+        s = p.scale(s, 0.8)
+        bottom = c.h * 0.9
     p.place(c, s, c.w / 2, bottom + s.shape[0] * 0.2, anchor="bottom")
     m = p.sprite_mask(c, s, c.w / 2, bottom + s.shape[0] * 0.2, anchor="bottom")
     cols = np.argmax(m > 0.5, axis=0)
@@ -1087,31 +750,39 @@ def sleeping_giant(x: Ctx) -> None:
             ),
         )
         p.place(c, hs, hx, top + 6, anchor="bottom")
+    if sea:
+        line = bottom - s.shape[0] * 0.1
+        m[: int(line)] = 0
+        c.blend(m, x.col(x.pal.water), 0.75)
+        boat = p.silhouette(p.sprite("sailboat", 0.05 * c.h, x.rng, 0.4), x.col(x.pal.dark))
+        p.place(c, boat, x.uniform(0.1, 0.3) * c.w, line + 10, anchor="bottom")
+        x.add("sailboat", "boat")
+        x.form = "sea"
     x.add(x.main.name, "sleeping giant")
     x.add(houses.name, "on its back")
-    x.title = x.choose(["Don't Wake It", "Sleeping Land", "Old Ground", "Foundations", "Hush"])
-    x.say(
-        f"What looks like a hill is a huge sleeping {x.main.label}, with little "
-        f"{plural(houses.label)} and trees built on its back."
-    )
+    x.name(b=houses.name)
 
 
 def bubble_drift(x: Ctx) -> None:
-    backdrop(x, x.choose(["water", "hills"]))
+    backdrop(x, "hills" if x.staging() == 1 else "water")
     c = x.c
     r = x.uniform(0.22, 0.3) * c.w
     cx, cy = x.uniform(0.4, 0.6) * c.w, x.uniform(0.38, 0.48) * c.h
     s = p.sprite(x.main.name, r * 1.1, x.rng)
     p.place(c, night_tint(x, s), cx, cy + r * 0.1)
     bubble(x, cx, cy, r)
-    for _ in range(int(x.rng.integers(3, 7))):
-        bubble(x, x.uniform(0.1, 0.9) * c.w, x.uniform(0.15, 0.6) * c.h, x.uniform(10, 30))
+    if x.staging() == 1:
+        fx = x.uniform(0.15, 0.25) * c.w if cx > c.w / 2 else x.uniform(0.75, 0.85) * c.w
+        gy = ground_y(x) + 10
+        figure(x, fx, gy, 0.07 * c.h, "person-standing")
+        for k in range(6):
+            t = (k + 1) / 7
+            bubble(x, fx + (cx - fx) * t, gy - 0.06 * c.h + (cy - gy) * t, 6 + 14 * t)
+        x.form = "blown"
+    else:
+        for _ in range(int(x.rng.integers(3, 7))):
+            bubble(x, x.uniform(0.1, 0.9) * c.w, x.uniform(0.15, 0.6) * c.h, x.uniform(10, 30))
     x.add(x.main.name, "inside a bubble")
-    x.title = x.choose(["Fragile", "Floating Away", "Protected", "Pop", "A Moment Held"])
-    x.say(
-        f"{cap(article(x.main.label))} drifts through the air sealed inside a "
-        "huge soap bubble, with smaller bubbles around it."
-    )
 
 
 def kite_flyer(x: Ctx) -> None:
@@ -1139,11 +810,7 @@ def kite_flyer(x: Ctx) -> None:
     p.line(c, tail, (0.95, 0.5, 0.45), 2.5, 0.85)
     p.place(c, p.rotate(s, x.uniform(-20, 20)), tx, ty)
     x.add(x.main.name, "flown like a kite")
-    x.title = x.choose(["Holding On", "Windy Day", "Let It Fly", "On a String", "Don't Let Go"])
-    x.say(
-        f"{cap(article(x.label(fig)))} on a hill flies {article(x.main.label)} "
-        "on a long string, like a kite."
-    )
+    x.name(b=fig)
 
 
 @dataclass(frozen=True)
@@ -1156,12 +823,17 @@ class Composition:
     times: frozenset[str]
     themes: tuple[str, ...]
     moods: tuple[str, ...]
+    things: tuple[str, ...]  # concrete things every card of the idea shows (lexicon keys)
+    uses: int = 1  # at most this many cards per deck (2: the two stagings differ)
     exclude: frozenset[str] = frozenset()
 
 
 ALL_TIMES = frozenset({"dawn", "day", "dusk", "twilight", "night"})
 NOT_DAY = frozenset({"dawn", "dusk", "twilight", "night"})
 DARKISH = frozenset({"dusk", "twilight", "night"})
+SMALL = "butterfly honeybee lady-beetle beetle spider scorpion"
+ODD_PLACES = "roller-coaster carousel-horse fountain statue-of-liberty"
+NOT_THINGS = "hole footprints eye"
 
 
 def _c(
@@ -1170,6 +842,8 @@ def _c(
     times: frozenset[str],
     themes: str,
     moods: str,
+    things: str,
+    uses: int = 1,
     exclude: str = "",
 ) -> Composition:
     return Composition(
@@ -1179,175 +853,132 @@ def _c(
         times,
         tuple(themes.split(",")),
         tuple(moods.split(",")),
+        tuple(things.split(",")),
+        uses,
         frozenset(exclude.split()),
     )
 
 
+S = scenes
 COMPOSITIONS: dict[str, Composition] = {
     c.name: c
     for c in (
-        _c(
-            giant_tiny,
-            "creature plant",
-            ALL_TIMES,
-            "scale,humility,awe,friendship",
-            "wonder,calm,curiosity",
-            "butterfly honeybee lady-beetle beetle",
-        ),
-        _c(
-            moon_silhouette,
-            "profile",
-            NOT_DAY,
-            "mystery,journey,night,freedom",
-            "mysterious,quiet,solemn",
-        ),
-        _c(
-            false_reflection,
-            "creature object building",
-            ALL_TIMES,
-            "identity,secret self,illusion,truth",
-            "uncanny,thoughtful,mysterious",
-        ),
-        _c(
-            floating_island,
-            "building plant",
-            ALL_TIMES,
-            "isolation,home,escape,utopia",
-            "dreamy,peaceful,lonely",
-        ),
-        _c(
-            lifted,
-            "creature object building",
-            ALL_TIMES,
-            "freedom,escape,help,lightness",
-            "hopeful,whimsical,playful",
-            "butterfly dove balloon",
-        ),
-        _c(
-            night_inside,
-            "profile",
-            frozenset({"dawn", "day", "dusk"}),
-            "inner life,secrets,dreams,depth",
-            "dreamy,mysterious,tender",
-        ),
-        _c(
-            world_in_container,
-            "creature building plant vessel",
-            ALL_TIMES,
-            "memory,nostalgia,captivity,imagination",
-            "nostalgic,wistful,enchanted",
-            "whale spouting-whale",
-        ),
-        _c(
-            ladder_to,
-            "sky object glow",
-            ALL_TIMES,
-            "ambition,effort,aspiration,reach",
-            "hopeful,determined,yearning",
-            "ladder",
-        ),
-        _c(lonely_glow, "glow", DARKISH, "hope,solitude,guidance,warmth", "lonely,calm,hopeful"),
-        _c(
-            door_in_field,
-            "creature plant building",
-            ALL_TIMES,
-            "opportunity,choice,threshold,elsewhere",
-            "curious,inviting,uncanny",
-        ),
-        _c(
-            path_river,
-            "building plant glow",
-            ALL_TIMES,
-            "change,journey,destination,flow",
-            "contemplative,calm,uncertain",
-        ),
-        _c(
-            object_house, "housey", DARKISH, "home,shelter,comfort,belonging", "cosy,warm,whimsical"
-        ),
-        _c(
-            shadow_mismatch,
-            "creature object",
-            frozenset({"dawn", "dusk", "day"}),
-            "hidden nature,desire,past,identity",
-            "uncanny,ironic,wistful",
-        ),
-        _c(
-            window_in_sea,
-            "creature vessel plant building",
-            ALL_TIMES,
-            "longing,escape,perspective,elsewhere",
-            "wistful,dreamy,serene",
-        ),
-        _c(
-            stairs_to,
-            "building plant object",
-            ALL_TIMES,
-            "ambition,progress,heaven,goal",
-            "hopeful,airy,determined",
-        ),
-        _c(
-            fishing_sky,
-            "sky glow object swimmer",
-            frozenset({"dusk", "twilight", "night", "dawn"}),
-            "patience,desire,luck,dreams",
-            "patient,playful,hopeful",
-        ),
-        _c(
-            sky_swimmer,
-            "swimmer",
-            ALL_TIMES,
-            "freedom,displacement,wonder,otherness",
-            "dreamy,weightless,serene",
-        ),
-        _c(
-            tree_of_things,
-            "object",
-            ALL_TIMES,
-            "abundance,growth,reward,nature",
-            "whimsical,generous,strange",
-        ),
-        _c(
-            procession,
-            "glow building",
-            NOT_DAY,
-            "faith,following,community,guidance",
-            "solemn,hopeful,mysterious",
-        ),
-        _c(
-            tiny_planet,
-            "creature building plant",
-            frozenset({"night", "twilight"}),
-            "solitude,self-sufficiency,world,smallness",
-            "lonely,tender,contemplative",
-        ),
-        _c(
-            rain_of_things,
-            "object plant",
-            ALL_TIMES,
-            "abundance,surprise,weather,luck",
-            "playful,absurd,overwhelmed",
-        ),
-        _c(
-            sleeping_giant,
-            "creature",
-            ALL_TIMES,
-            "rest,history,foundations,nature",
-            "peaceful,hushed,ancient",
-        ),
-        _c(
-            bubble_drift,
-            "creature object plant",
-            ALL_TIMES,
-            "fragility,protection,distance",
-            "delicate,dreamy,anxious",
-        ),
-        _c(
-            kite_flyer,
-            "creature swimmer sky vessel",
-            frozenset({"dawn", "day", "dusk"}),
-            "control,play,letting go,connection",
-            "playful,free,nostalgic",
-            "cloud",
-        ),
+        _c(giant_tiny, "creature plant", ALL_TIMES, "scale,humility,awe,friendship",
+           "wonder,calm,curious", "giant,person", 2, SMALL),
+        _c(moon_silhouette, "profile", NOT_DAY, "mystery,journey,night,freedom",
+           "mysterious,quiet,solemn", "full moon,silhouette,person", 2),
+        _c(false_reflection, "creature object building", ALL_TIMES,
+           "identity,secret self,illusion,truth", "uncanny,thoughtful,mysterious",
+           "reflection,water"),
+        _c(floating_island, "building plant", ALL_TIMES, "isolation,home,escape,utopia",
+           "dreamy,peaceful,lonely", "floating island,rock,roots", 2),
+        _c(lifted, "creature object building", ALL_TIMES, "freedom,escape,help,lightness",
+           "hopeful,whimsical,playful", "strings", 2, "butterfly dove balloon"),
+        _c(night_inside, "profile", frozenset({"dawn", "day", "dusk"}),
+           "inner life,secrets,dreams,depth", "dreamy,mysterious,tender",
+           "night sky,crescent moon,stars,person"),
+        _c(world_in_container, "creature building plant vessel", ALL_TIMES,
+           "memory,nostalgia,captivity,imagination", "nostalgic,wistful,enchanted",
+           "miniature world,glass", 2, "whale spouting-whale"),
+        _c(ladder_to, "sky object glow", ALL_TIMES, "ambition,effort,aspiration,reach",
+           "hopeful,determined,yearning", "ladder,person", 1, "ladder"),
+        _c(lonely_glow, "glow", DARKISH, "hope,solitude,guidance,warmth",
+           "lonely,calm,hopeful", "light,mist"),
+        _c(door_in_field, "creature plant building", ALL_TIMES,
+           "opportunity,choice,threshold,elsewhere", "curious,inviting,uncanny",
+           "door,another world", 2),
+        _c(path_river, "building plant glow", ALL_TIMES, "change,journey,destination,flow",
+           "contemplative,calm,uncertain", "path,river,person"),
+        _c(object_house, "housey", DARKISH, "home,shelter,comfort,belonging",
+           "cosy,warm,whimsical", "windows,door,smoke"),
+        _c(shadow_mismatch, "creature object", frozenset({"dawn", "dusk", "day"}),
+           "hidden nature,desire,past,identity", "uncanny,ironic,wistful", "shadow,grass"),
+        _c(window_in_sea, "creature vessel plant building", ALL_TIMES,
+           "longing,escape,perspective,elsewhere", "wistful,dreamy,serene",
+           "window,sea,another world"),
+        _c(stairs_to, "building plant object", ALL_TIMES, "ambition,progress,heaven,goal",
+           "hopeful,airy,determined", "stairs,cloud,person"),
+        _c(fishing_sky, "sky glow object swimmer", NOT_DAY, "patience,desire,luck,dreams",
+           "patient,playful,hopeful", "fishing rod,boat,person"),
+        _c(sky_swimmer, "swimmer", ALL_TIMES, "freedom,displacement,wonder,otherness",
+           "dreamy,weightless,serene", "bubbles,clouds,person"),
+        _c(tree_of_things, "object", ALL_TIMES, "abundance,growth,reward,nature",
+           "whimsical,generous,strange", "tree,branches,person"),
+        _c(procession, "glow building", NOT_DAY, "faith,following,community,guidance",
+           "solemn,hopeful,mysterious", "procession,light"),
+        _c(tiny_planet, "creature building plant", frozenset({"night", "twilight"}),
+           "solitude,self-sufficiency,world,smallness", "lonely,tender,contemplative",
+           "planet,space,stars"),
+        _c(rain_of_things, "object plant", ALL_TIMES, "abundance,surprise,weather,luck",
+           "playful,absurd,overwhelmed", "rain cloud,umbrella,person"),
+        _c(sleeping_giant, "creature", ALL_TIMES, "rest,history,foundations,nature",
+           "peaceful,hushed,ancient", "giant,village,trees", 2),
+        _c(bubble_drift, "creature object plant", ALL_TIMES, "fragility,protection,distance",
+           "delicate,dreamy,anxious", "soap bubble,bubbles", 2),
+        _c(kite_flyer, "creature swimmer sky vessel", frozenset({"dawn", "day", "dusk"}),
+           "control,play,letting go,connection", "playful,free,nostalgic",
+           "kite string,person", 1, "cloud"),
+        # scenes of two or more motifs, two stagings each
+        _c(S.carrier, "bearer", ALL_TIMES, "home,journey,burden,shelter,migration",
+           "dreamy,majestic,serene", "back,clouds,sea", 2),
+        _c(S.pouring, "pourer", ALL_TIMES, "abundance,gift,flood,creation,care",
+           "absurd,generous,wondrous", "village,clouds,houses", 2),
+        _c(S.shaped_island, "profile object", ALL_TIMES, "discovery,treasure,voyage,map",
+           "adventurous,curious,sunny", "island,sea,boat,houses,trees", 2),
+        _c(S.bedtime_story, "creature", DARKISH, "bedtime,storytelling,care,dreams,childhood",
+           "tender,sleepy,cosy", "book,moons,clouds", 2, SMALL),
+        _c(S.meeting, "creature", ALL_TIMES, "friendship,conversation,unlikely pair,meeting",
+           "cosy,polite,absurd", "table,teapot,cup", 2, SMALL),
+        _c(S.split_day_night, "creature building plant", ALL_TIMES,
+           "duality,time,change,balance,two sides", "uncanny,contemplative,strange",
+           "day,night,seam", 2, SMALL),
+        _c(S.pop_up_book, "building plant", ALL_TIMES, "stories,imagination,reading,creation",
+           "enchanted,wondrous,nostalgic", "book,pages,waterfall,hill", 2),
+        _c(S.caged, "sky glow", ALL_TIMES, "captivity,freedom,desire,possession",
+           "melancholy,longing,tense", "birdcage,bird", 2),
+        _c(S.tower_of_things, "object", ALL_TIMES, "ambition,balance,obsession,reaching",
+           "precarious,absurd,daring", "tower,moon,person", 2, NOT_THINGS),
+        _c(S.sunken, "building vessel", ALL_TIMES, "memory,loss,depth,forgotten worlds",
+           "quiet,melancholy,mysterious", "sea,fish,bubbles,seabed", 2),
+        _c(S.burrow, "creature", ALL_TIMES, "safety,hiding,hibernation,secret world",
+           "cosy,secret,peaceful", "burrow,roots,tree,earth", 2, SMALL),
+        _c(S.rising_sun, "creature object plant", frozenset({"dawn", "dusk", "twilight"}),
+           "new beginnings,glory,worship,a new day", "radiant,solemn,hopeful",
+           "horizon,rays,glow", 2, SMALL),
+        _c(S.clothesline, "object", ALL_TIMES, "chores,everyday magic,time,patience",
+           "homely,whimsical,calm", "clothesline,pegs,moons", 2, NOT_THINGS),
+        _c(S.beam, "swimmer vessel profile", DARKISH, "revelation,search,hidden things,truth",
+           "mysterious,eerie,awed", "beam of light,night sky", 2),
+        _c(S.sky_road, "vessel", ALL_TIMES, "journey,departure,ambition,the way up",
+           "adventurous,hopeful,dreamy", "track,sky,moon", 2),
+        _c(S.hatching, "building plant sky glow", ALL_TIMES, "birth,surprise,potential,origins",
+           "wondrous,tense,hopeful", "egg,shell,crack", 2),
+        _c(S.music_birds, "instrument", ALL_TIMES, "music,inspiration,art,transformation",
+           "joyful,lyrical,free", "musical notes,birds", 2),
+        _c(S.object_balloon, "object", ALL_TIMES, "travel,invention,escape,daydreaming",
+           "whimsical,adventurous,light-hearted", "basket,ropes,person", 2, NOT_THINGS),
+        _c(S.own_weather, "creature", ALL_TIMES, "mood,sadness,optimism,personal cloud",
+           "gloomy,ironic,tender", "cloud,rain,puddle", 2, SMALL),
+        _c(S.constellation, "profile object", DARKISH, "destiny,myth,stargazing,imagination",
+           "mysterious,awed,quiet", "stars,constellation,night sky", 2),
+        _c(S.upside_down, "building plant", ALL_TIMES, "mirror worlds,perspective,otherness",
+           "dizzy,uncanny,dreamy", "upside-down world,hills,sky", 2),
+        _c(S.nest, "sky glow", ALL_TIMES, "care,nurture,treasure,motherhood",
+           "tender,protective,strange", "nest,bird,branches", 2),
+        _c(S.cloud_shape, "profile", frozenset({"dawn", "day", "dusk"}),
+           "imagination,daydreaming,childhood,pareidolia", "dreamy,lazy,playful",
+           "cloud,grass,sky", 2),
+        _c(S.moon_swing, "creature", NOT_DAY, "play,dreams,lullaby,carefree",
+           "playful,dreamy,tender", "crescent moon,swing,ropes", 2, SMALL),
+        _c(S.metamorphosis, "object", ALL_TIMES, "transformation,freedom,letting go,change",
+           "wondrous,light-hearted,hopeful", "birds,sky,flight", 2, NOT_THINGS),
+        _c(S.storm_in_cup, "cup", ALL_TIMES, "exaggeration,drama,small troubles,storms",
+           "ironic,stormy,absurd", "storm cloud,sailboat,waves", 2),
+        _c(S.seesaw, "creature", ALL_TIMES, "balance,weight,paradox,justice",
+           "absurd,tense,playful", "seesaw,rock", 2, SMALL),
+        _c(S.tightrope, "building plant", ALL_TIMES, "risk,courage,balance,ambition",
+           "tense,daring,breathless", "tightrope,moon,person", 2, ODD_PLACES),
+        _c(S.night_walk, "creature", DARKISH, "guidance,courage,solitude,hope",
+           "hushed,brave,warm", "light,fireflies,night", 2, SMALL),
     )
 }

@@ -11,7 +11,7 @@ import hashlib
 import io
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -20,10 +20,12 @@ from PIL import Image
 
 from dixit.decks import painter as p
 from dixit.decks.catalog import load_catalog
-from dixit.decks.compositions import COMPOSITIONS, Ctx
+from dixit.decks.compositions import COMPOSITIONS
+from dixit.decks.lexicon import card_text
 from dixit.decks.motifs import MOTIFS
 from dixit.decks.palettes import PALETTE_BY_NAME
 from dixit.decks.planner import DECK_SIZE, CardPlan, plan_decks
+from dixit.decks.stage import Ctx
 
 DEFAULT_SEED = 20261122
 WEBP_QUALITY = 74
@@ -31,9 +33,6 @@ BUILTIN_DECKS = (
     ("default-1", "Dreamlands I"),
     ("default-2", "Dreamlands II"),
 )
-
-_SCENERY_WORDS = ("moon", "stars", "clouds", "hills", "water", "mist", "sky", "sun")
-
 
 def render_card(plan: CardPlan) -> tuple[Image.Image, dict[str, Any]]:
     """Paint one card. Returns the image and its metadata (without ``id``)."""
@@ -52,83 +51,55 @@ def render_card(plan: CardPlan) -> tuple[Image.Image, dict[str, Any]]:
 def _metadata(plan: CardPlan, ctx: Ctx, img: Image.Image) -> dict[str, Any]:
     comp = COMPOSITIONS[plan.composition]
     cat = load_catalog()
+    main = MOTIFS[plan.main]
+    named = _unique([plan.main, *(name for name, _ in ctx.motifs)])
     motifs = []
     seen: set[tuple[str, str]] = set()
-    ordered = sorted(ctx.motifs, key=lambda nr: nr[0] != plan.main)  # main motif first
-    for name, role in ordered:
+    for name, role in sorted(ctx.motifs, key=lambda nr: nr[0] != plan.main):  # main first
         if (name, role) not in seen:
             seen.add((name, role))
             motifs.append({"name": MOTIFS[name].label, "icon": name, "role": role})
-    keywords: list[str] = []
-
-    def kw(word: str) -> None:
-        word = word.strip().lower()
-        if word and word not in keywords:
-            keywords.append(word)
-
-    main = MOTIFS[plan.main]
-    kw(main.label)
-    for w in cat[plan.main].keywords:
-        kw(w)
-    for name, _ in ctx.motifs:
-        if name != plan.main:
-            kw(MOTIFS[name].label)
-            for w in cat[name].keywords[:4]:
-                kw(w)
-    for w in COMPOSITION_KEYWORDS.get(plan.composition, ()):
-        kw(w)
-    for s in ctx.scenery:
-        for w in _SCENERY_WORDS:
-            if w in s:
-                kw(w)
-    kw(plan.time_of_day)
-    scenery = ", ".join(dict.fromkeys(ctx.scenery))
-    description = " ".join(ctx.description) + f" Scenery: {scenery}."
+    scenery = _unique(ctx.scenery)
+    themes = _unique([*comp.themes, *_kind_themes(main.kinds)])
+    moods = _unique([*comp.moods, *TIME_MOODS[plan.time_of_day]])
+    slots = {"a": plan.main, **ctx.slots}
+    text = card_text(
+        plan.composition,
+        ctx.form,
+        slots,
+        ctx.count,
+        plan.variant + ctx.salt,
+        named,
+        scenery,
+        list(comp.things),
+        themes,
+        moods,
+    )
+    keywords = [main.label, *cat[plan.main].keywords]
+    for name in named[1:]:
+        keywords += [MOTIFS[name].label, *cat[name].keywords[:4]]
+    keywords += [*comp.things, *scenery, plan.time_of_day]
+    en = text["en"]
     return {
-        "title": ctx.title,
-        "description": description,
-        "alt_text": f"{ctx.title}: {' '.join(ctx.description)}",
+        "title": en["title"],
+        "description": en["description"],
+        "alt_text": en["alt_text"],
         "motifs": motifs,
-        "keywords": keywords,
-        "themes": _unique([*comp.themes, *_kind_themes(main.kinds)]),
-        "moods": _unique([*comp.moods, *TIME_MOODS[plan.time_of_day]]),
+        "keywords": _unique(k.strip().lower() for k in keywords if k.strip()),
+        "themes": themes,
+        "moods": moods,
         "colours": dominant_colours(img),
         "time_of_day": plan.time_of_day,
         "palette": plan.palette,
         "palette_words": list(PALETTE_BY_NAME[plan.palette].words),
         "composition": plan.composition,
+        "form": ctx.form,
         "main_motif": plan.main,
         "variant": plan.variant,
         "seed": plan.seed,
+        "text": text,
     }
 
-
-COMPOSITION_KEYWORDS: dict[str, tuple[str, ...]] = {
-    "giant_tiny": ("giant", "tiny", "size"),
-    "moon_silhouette": ("moon", "silhouette", "full moon"),
-    "false_reflection": ("reflection", "water", "mirror image"),
-    "floating_island": ("floating island", "rock", "roots"),
-    "lifted": ("flying", "strings", "floating"),
-    "night_inside": ("night sky", "stars", "crescent moon", "silhouette"),
-    "world_in_container": ("miniature world", "glass", "inside"),
-    "ladder_to": ("ladder", "climbing", "height"),
-    "lonely_glow": ("glow", "light", "darkness"),
-    "door_in_field": ("door", "doorway", "portal"),
-    "path_river": ("path", "river", "road"),
-    "object_house": ("house", "windows", "chimney", "smoke"),
-    "shadow_mismatch": ("shadow", "silhouette"),
-    "window_in_sea": ("window", "sea", "view"),
-    "stairs_to": ("stairs", "steps", "climbing"),
-    "fishing_sky": ("fishing", "boat", "catch"),
-    "sky_swimmer": ("swimming", "bubbles", "flying"),
-    "tree_of_things": ("tree", "fruit", "branches"),
-    "procession": ("procession", "following", "silhouettes"),
-    "tiny_planet": ("planet", "space", "small world"),
-    "rain_of_things": ("rain", "falling", "umbrella"),
-    "sleeping_giant": ("sleeping", "hill", "village"),
-    "bubble_drift": ("bubble", "soap bubble", "floating"),
-    "kite_flyer": ("kite", "string", "wind"),
-}
 
 KIND_THEMES = {
     "creature": ("animals", "nature"),
@@ -156,7 +127,7 @@ def _kind_themes(kinds: frozenset[str]) -> list[str]:
     return out
 
 
-def _unique(items: list[str]) -> list[str]:
+def _unique(items: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 

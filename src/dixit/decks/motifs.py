@@ -19,6 +19,11 @@ Kinds:
 ``sky``       a celestial thing
 ``swimmer``   a creature that may swim in the sky
 ``profile``   (derived) a creature whose silhouette is recognisable
+``bearer``    a creature with a back broad enough to carry a building
+``pourer``    a thing that can pour (a waterfall, a stream of stars)
+``cup``       a thing that can hold a small sea
+``instrument`` a musical instrument
+``prop``      only ever a secondary motif (moon faces, notes, a storm cloud)
 """
 
 from __future__ import annotations
@@ -327,7 +332,31 @@ _TABLE: dict[str, str] = {
     "anatomical-heart": "object",
     "footprints": "object",
     "hole": "object",
+    # props (never a main motif)
+    "first-quarter-moon-face": "prop",
+    "last-quarter-moon-face": "prop",
+    "sun-with-face": "prop",
+    "zzz": "prop",
+    "musical-note": "prop",
+    "musical-notes": "prop",
+    "cloud-with-lightning": "prop",
 }
+
+# Extra abilities of some motifs (added to their kinds above).
+_EXTRA: dict[str, str] = {
+    "bearer": "whale spouting-whale turtle elephant mammoth sauropod camel two-hump-camel "
+    "hippopotamus rhinoceros bison water-buffalo ox cow crocodile shark dolphin t-rex dragon "
+    "snail horse llama polar-bear bear",
+    "pourer": "teapot teacup-without-handle hot-beverage amphora bucket honey-pot canned-food "
+    "jar bathtub womans-boot top-hat spiral-shell coconut",
+    "cup": "teacup-without-handle hot-beverage bathtub bucket basket jar hiking-boot "
+    "womans-boot top-hat honey-pot canned-food spiral-shell amphora coconut drum",
+    "instrument": "violin guitar trumpet saxophone accordion drum banjo postal-horn bell "
+    "wind-chime",
+}
+for _kind, _names in _EXTRA.items():
+    for _name in _names.split():
+        _TABLE[_name] += " " + _kind
 
 LABELS: dict[str, str] = {
     "glasses": "pair of glasses",
@@ -382,6 +411,13 @@ LABELS: dict[str, str] = {
     "game-die": "die",
     "carp-streamer": "carp streamer",
     "anatomical-heart": "heart",
+    "first-quarter-moon-face": "sleeping moon",
+    "last-quarter-moon-face": "sleeping moon",
+    "sun-with-face": "little sun",
+    "zzz": "snores",
+    "musical-note": "musical note",
+    "musical-notes": "musical notes",
+    "cloud-with-lightning": "storm cloud",
     "aerial-tramway": "cable car",
     "flying-saucer": "flying saucer",
     "film-projector": "film projector",

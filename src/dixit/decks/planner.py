@@ -3,7 +3,8 @@
 Planning is cheap (no rendering) and deterministic for a seed. Constraints, per deck:
 
 * no main motif appears twice (and none is reused across the decks planned together);
-* no composition is used more than :data:`MAX_PER_COMPOSITION` times per 84 cards;
+* every composition is used once, and those with two stagings (``uses == 2``) may be used
+  twice; the two cards then get different ``variant`` numbers, hence different stagings;
 * times of day are balanced (counts differ by at most a few cards) and so are the palettes
   within each time of day.
 """
@@ -21,7 +22,7 @@ from dixit.decks.motifs import MOTIFS, Motif
 from dixit.decks.palettes import PALETTES, TIMES_OF_DAY
 
 DECK_SIZE = 84
-MAX_PER_COMPOSITION = 6
+MAX_PER_COMPOSITION = 2
 
 
 @dataclass(frozen=True)
@@ -48,15 +49,22 @@ def _eligible(comp: Composition, motif: Motif) -> bool:
     return (
         bool(comp.kinds & motif.kinds)
         and motif.name not in comp.exclude
-        and ("figure" not in motif.kinds)
+        and not ({"figure", "prop"} & motif.kinds)
     )
 
 
 def _composition_counts(rng: np.random.Generator, n: int) -> dict[str, int]:
+    """Every composition once, then second uses (of two-staging ideas) drawn at random."""
     names = sorted(COMPOSITIONS)
-    base, extra = divmod(n, len(names))
-    order = [str(n) for n in rng.permutation(names)]
-    counts = {name: base + (1 if i < extra else 0) for i, name in enumerate(order)}
+    if n < len(names):
+        return {str(k): 1 for k in rng.permutation(names)[:n]}
+    twice = [k for k in names if COMPOSITIONS[k].uses >= 2]
+    extra = n - len(names)
+    if extra > len(twice):
+        raise RuntimeError(f"{n} cards need more compositions (at most {len(names) + len(twice)})")
+    counts = dict.fromkeys(names, 1)
+    for k in rng.permutation(twice)[:extra]:
+        counts[str(k)] += 1
     return counts
 
 
