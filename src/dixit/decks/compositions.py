@@ -51,7 +51,9 @@ def giant_tiny(x: Ctx) -> None:
         m = p.sprite_mask(c, s, cx, gy + 6, anchor="bottom")
         m[: int(line)] = 0
         c.blend(m, x.col(x.pal.water), 0.7)
-        fig = figure(x, fx, gy - s.shape[0] * 0.18, x.uniform(0.04, 0.05) * c.h, "person-rowing-boat")
+        fig = figure(
+            x, fx, gy - s.shape[0] * 0.18, x.uniform(0.04, 0.05) * c.h, "person-rowing-boat"
+        )
         x.form = "sea"
     else:
         fig = figure(x, fx, gy + 8, x.uniform(0.045, 0.06) * c.h)
@@ -72,7 +74,9 @@ def moon_silhouette(x: Ctx) -> None:
     p.place(c, s, c.w / 2 + x.uniform(-0.1, 0.1) * mr, my + x.uniform(0, 0.2) * mr)
     x.add(x.main.name, "silhouette")
     if sea:
-        figure(x, x.uniform(0.2, 0.8) * c.w, c.horizon + 0.1 * c.h, 0.05 * c.h, "person-rowing-boat")
+        figure(
+            x, x.uniform(0.2, 0.8) * c.w, c.horizon + 0.1 * c.h, 0.05 * c.h, "person-rowing-boat"
+        )
         x.form = "sea"
     else:
         figure(x, x.uniform(0.15, 0.85) * c.w, ground_y(x) - x.uniform(0, 30), 0.045 * c.h)
@@ -147,7 +151,10 @@ def floating_island(x: Ctx) -> None:
     x.add(x.main.name, "on the island")
     if x.staging() == 1:
         fx, gy = x.uniform(0.15, 0.35) * c.w, ground_y(x) + 10
-        rope = [(cx + (fx - cx) * t, top + 60 + (gy - 0.05 * c.h - top - 60) * t + math.sin(t * 3) * 30) for t in np.linspace(0, 1, 20)]
+        rope = [
+            (cx + (fx - cx) * t, top + 60 + (gy - 0.05 * c.h - top - 60) * t + math.sin(t * 3) * 30)
+            for t in np.linspace(0, 1, 20)
+        ]
         p.line(c, rope, x.col(x.pal.dark), 1.5, 0.9)
         figure(x, fx, gy, 0.055 * c.h, "person-standing")
         x.scenery.append("rope")
@@ -158,13 +165,14 @@ def floating_island(x: Ctx) -> None:
 
 
 def lifted(x: Ctx) -> None:
-    backdrop(x, x.choose(["hills", "water", "shore"]))
+    high = x.staging() == 1
+    backdrop(x, "water" if high else x.choose(["hills", "shore"]))
     c = x.c
     lifter = MOTIFS[x.vary(LIFTERS)]
     if lifter.name == x.main.name:
         lifter = MOTIFS["balloon" if x.main.name != "balloon" else "butterfly"]
     cx = x.uniform(0.38, 0.62) * c.w
-    cy = x.uniform(0.55, 0.68) * c.h
+    cy = x.uniform(0.42, 0.5) * c.h if high else x.uniform(0.55, 0.68) * c.h
     s = night_tint(x, p.sprite(x.main.name, x.uniform(0.16, 0.22) * c.h, x.rng))
     top = cy - s.shape[0] / 2
     n = int(x.rng.integers(5, 10))
@@ -192,6 +200,10 @@ def lifted(x: Ctx) -> None:
         p.place(c, p.rotate(ls, x.uniform(-15, 15)), lx, ly)
     p.place(c, s, cx, cy)
     x.add(x.main.name, "lifted")
+    if high:
+        figure(
+            x, x.uniform(0.2, 0.8) * c.w, c.horizon + 0.14 * c.h, 0.05 * c.h, "person-rowing-boat"
+        )
     x.add(lifter.name, "lifting it")
     x.name(b=lifter.name)
     x.count = n
@@ -254,7 +266,7 @@ GLASS: dict[str, tuple[float, float, float, float]] = {
 
 
 def world_in_container(x: Ctx) -> None:
-    backdrop(x, x.choose(["water", "hills"]))
+    backdrop(x, "water" if x.staging() == 0 else "hills")
     c = x.c
     cont = x.vary(sorted(GLASS))
     s = night_tint(x, p.sprite(cont, x.uniform(0.4, 0.5) * c.h, x.rng, 0.6))
@@ -267,7 +279,7 @@ def world_in_container(x: Ctx) -> None:
     ex, ey = box[0] + gx * bw, box[1] + gy * bh
     erx, ery = rx * bw, ry * bh
     mask = ellipse_mask(c, ex, ey, erx, ery)
-    other = mini_world(x, mask, (ex - erx, ey - ery, ex + erx, ey + ery), x.main.name)
+    mini_world(x, mask, (ex - erx, ey - ery, ex + erx, ey + ery), x.main.name)
     bubble(x, ex, ey, max(erx, ery) * 0.98, 0.5)
     x.add(cont, "container")
     x.add(x.main.name, "inside")
@@ -359,7 +371,13 @@ def door_in_field(x: Ctx) -> None:
     x.add(x.main.name, "through the door")
     x.scenery.append("door")
     if x.rng.random() < 0.6:
-        figure(x, cx + x.sign() * dw * x.uniform(1.1, 1.6), bottom + 20, 0.05 * c.h, "person-rowing-boat" if sea else None)
+        figure(
+            x,
+            cx + x.sign() * dw * x.uniform(1.1, 1.6),
+            bottom + 20,
+            0.05 * c.h,
+            "person-rowing-boat" if sea else None,
+        )
 
 
 def path_river(x: Ctx) -> None:
@@ -499,7 +517,7 @@ def window_in_sea(x: Ctx) -> None:
     bottom = c.horizon + x.uniform(0.12, 0.2) * c.h
     x0, y0, x1, y1 = cx - ww / 2, bottom - wh, cx + ww / 2, bottom
     inner = p.polygon_mask(c, [(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
-    other = mini_world(x, inner, (x0, y0, x1, y1), x.main.name)
+    mini_world(x, inner, (x0, y0, x1, y1), x.main.name)
     fcol = p.mix(x.col(x.pal.cloud), (0.9, 0.9, 0.85), 0.5)
     p.line(c, [(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)], fcol, 8, 1.0)
     p.line(c, [(cx, y0), (cx, y1)], fcol, 5, 1.0)
@@ -713,7 +731,7 @@ def rain_of_things(x: Ctx) -> None:
     gy = ground_y(x)
     fx = x.uniform(0.3, 0.7) * c.w
     um = night_tint(x, p.sprite("umbrella", 0.08 * c.h, x.rng, 0.5))
-    fig = figure(x, fx, gy + 10, 0.06 * c.h, "person-standing")
+    figure(x, fx, gy + 10, 0.06 * c.h, "person-standing")
     p.place(c, um, fx + 6, gy + 10 - 0.06 * c.h + 10, anchor="bottom")
     x.add("umbrella", "shelter")
     x.add(x.main.name, "falling like rain")
@@ -863,122 +881,488 @@ S = scenes
 COMPOSITIONS: dict[str, Composition] = {
     c.name: c
     for c in (
-        _c(giant_tiny, "creature plant", ALL_TIMES, "scale,humility,awe,friendship",
-           "wonder,calm,curious", "giant,person", 2, SMALL),
-        _c(moon_silhouette, "profile", NOT_DAY, "mystery,journey,night,freedom",
-           "mysterious,quiet,solemn", "full moon,silhouette,person", 2),
-        _c(false_reflection, "creature object building", ALL_TIMES,
-           "identity,secret self,illusion,truth", "uncanny,thoughtful,mysterious",
-           "reflection,water"),
-        _c(floating_island, "building plant", ALL_TIMES, "isolation,home,escape,utopia",
-           "dreamy,peaceful,lonely", "floating island,rock,roots", 2),
-        _c(lifted, "creature object building", ALL_TIMES, "freedom,escape,help,lightness",
-           "hopeful,whimsical,playful", "strings", 2, "butterfly dove balloon"),
-        _c(night_inside, "profile", frozenset({"dawn", "day", "dusk"}),
-           "inner life,secrets,dreams,depth", "dreamy,mysterious,tender",
-           "night sky,crescent moon,stars,person"),
-        _c(world_in_container, "creature building plant vessel", ALL_TIMES,
-           "memory,nostalgia,captivity,imagination", "nostalgic,wistful,enchanted",
-           "miniature world,glass", 2, "whale spouting-whale"),
-        _c(ladder_to, "sky object glow", ALL_TIMES, "ambition,effort,aspiration,reach",
-           "hopeful,determined,yearning", "ladder,person", 1, "ladder"),
-        _c(lonely_glow, "glow", DARKISH, "hope,solitude,guidance,warmth",
-           "lonely,calm,hopeful", "light,mist"),
-        _c(door_in_field, "creature plant building", ALL_TIMES,
-           "opportunity,choice,threshold,elsewhere", "curious,inviting,uncanny",
-           "door,another world", 2),
-        _c(path_river, "building plant glow", ALL_TIMES, "change,journey,destination,flow",
-           "contemplative,calm,uncertain", "path,river,person"),
-        _c(object_house, "housey", DARKISH, "home,shelter,comfort,belonging",
-           "cosy,warm,whimsical", "windows,door,smoke"),
-        _c(shadow_mismatch, "creature object", frozenset({"dawn", "dusk", "day"}),
-           "hidden nature,desire,past,identity", "uncanny,ironic,wistful", "shadow,grass"),
-        _c(window_in_sea, "creature vessel plant building", ALL_TIMES,
-           "longing,escape,perspective,elsewhere", "wistful,dreamy,serene",
-           "window,sea,another world"),
-        _c(stairs_to, "building plant object", ALL_TIMES, "ambition,progress,heaven,goal",
-           "hopeful,airy,determined", "stairs,cloud,person"),
-        _c(fishing_sky, "sky glow object swimmer", NOT_DAY, "patience,desire,luck,dreams",
-           "patient,playful,hopeful", "fishing rod,boat,person"),
-        _c(sky_swimmer, "swimmer", ALL_TIMES, "freedom,displacement,wonder,otherness",
-           "dreamy,weightless,serene", "bubbles,clouds,person"),
-        _c(tree_of_things, "object", ALL_TIMES, "abundance,growth,reward,nature",
-           "whimsical,generous,strange", "tree,branches,person"),
-        _c(procession, "glow building", NOT_DAY, "faith,following,community,guidance",
-           "solemn,hopeful,mysterious", "procession,light"),
-        _c(tiny_planet, "creature building plant", frozenset({"night", "twilight"}),
-           "solitude,self-sufficiency,world,smallness", "lonely,tender,contemplative",
-           "planet,space,stars"),
-        _c(rain_of_things, "object plant", ALL_TIMES, "abundance,surprise,weather,luck",
-           "playful,absurd,overwhelmed", "rain cloud,umbrella,person"),
-        _c(sleeping_giant, "creature", ALL_TIMES, "rest,history,foundations,nature",
-           "peaceful,hushed,ancient", "giant,village,trees", 2),
-        _c(bubble_drift, "creature object plant", ALL_TIMES, "fragility,protection,distance",
-           "delicate,dreamy,anxious", "soap bubble,bubbles", 2),
-        _c(kite_flyer, "creature swimmer sky vessel", frozenset({"dawn", "day", "dusk"}),
-           "control,play,letting go,connection", "playful,free,nostalgic",
-           "kite string,person", 1, "cloud"),
+        _c(
+            giant_tiny,
+            "creature plant",
+            ALL_TIMES,
+            "scale,humility,awe,friendship",
+            "wonder,calm,curious",
+            "giant,person",
+            2,
+            SMALL,
+        ),
+        _c(
+            moon_silhouette,
+            "profile",
+            NOT_DAY,
+            "mystery,journey,night,freedom",
+            "mysterious,quiet,solemn",
+            "full moon,silhouette,person",
+            2,
+        ),
+        _c(
+            false_reflection,
+            "creature object building",
+            ALL_TIMES,
+            "identity,secret self,illusion,truth",
+            "uncanny,thoughtful,mysterious",
+            "reflection,water",
+        ),
+        _c(
+            floating_island,
+            "building plant",
+            ALL_TIMES,
+            "isolation,home,escape,utopia",
+            "dreamy,peaceful,lonely",
+            "floating island,rock,roots",
+            2,
+        ),
+        _c(
+            lifted,
+            "creature object building",
+            ALL_TIMES,
+            "freedom,escape,help,lightness",
+            "hopeful,whimsical,playful",
+            "strings",
+            2,
+            "butterfly dove balloon",
+        ),
+        _c(
+            night_inside,
+            "profile",
+            frozenset({"dawn", "day", "dusk"}),
+            "inner life,secrets,dreams,depth",
+            "dreamy,mysterious,tender",
+            "night sky,crescent moon,stars,person",
+        ),
+        _c(
+            world_in_container,
+            "creature building plant vessel",
+            ALL_TIMES,
+            "memory,nostalgia,captivity,imagination",
+            "nostalgic,wistful,enchanted",
+            "miniature world,glass",
+            2,
+            "whale spouting-whale",
+        ),
+        _c(
+            ladder_to,
+            "sky object glow",
+            ALL_TIMES,
+            "ambition,effort,aspiration,reach",
+            "hopeful,determined,yearning",
+            "ladder,person",
+            1,
+            "ladder",
+        ),
+        _c(
+            lonely_glow,
+            "glow",
+            DARKISH,
+            "hope,solitude,guidance,warmth",
+            "lonely,calm,hopeful",
+            "light,mist",
+        ),
+        _c(
+            door_in_field,
+            "creature plant building",
+            ALL_TIMES,
+            "opportunity,choice,threshold,elsewhere",
+            "curious,inviting,uncanny",
+            "door,another world",
+            2,
+        ),
+        _c(
+            path_river,
+            "building plant glow",
+            ALL_TIMES,
+            "change,journey,destination,flow",
+            "contemplative,calm,uncertain",
+            "path,river,person",
+        ),
+        _c(
+            object_house,
+            "housey",
+            DARKISH,
+            "home,shelter,comfort,belonging",
+            "cosy,warm,whimsical",
+            "windows,door,smoke",
+        ),
+        _c(
+            shadow_mismatch,
+            "creature object",
+            frozenset({"dawn", "dusk", "day"}),
+            "hidden nature,desire,past,identity",
+            "uncanny,ironic,wistful",
+            "shadow,grass",
+        ),
+        _c(
+            window_in_sea,
+            "creature vessel plant building",
+            ALL_TIMES,
+            "longing,escape,perspective,elsewhere",
+            "wistful,dreamy,serene",
+            "window,sea,another world",
+        ),
+        _c(
+            stairs_to,
+            "building plant object",
+            ALL_TIMES,
+            "ambition,progress,heaven,goal",
+            "hopeful,airy,determined",
+            "stairs,cloud,person",
+        ),
+        _c(
+            fishing_sky,
+            "sky glow object swimmer",
+            NOT_DAY,
+            "patience,desire,luck,dreams",
+            "patient,playful,hopeful",
+            "fishing rod,boat,person",
+        ),
+        _c(
+            sky_swimmer,
+            "swimmer",
+            ALL_TIMES,
+            "freedom,displacement,wonder,otherness",
+            "dreamy,weightless,serene",
+            "bubbles,clouds,person",
+        ),
+        _c(
+            tree_of_things,
+            "object",
+            ALL_TIMES,
+            "abundance,growth,reward,nature",
+            "whimsical,generous,strange",
+            "tree,branches,person",
+        ),
+        _c(
+            procession,
+            "glow building",
+            NOT_DAY,
+            "faith,following,community,guidance",
+            "solemn,hopeful,mysterious",
+            "procession,light",
+        ),
+        _c(
+            tiny_planet,
+            "creature building plant",
+            frozenset({"night", "twilight"}),
+            "solitude,self-sufficiency,world,smallness",
+            "lonely,tender,contemplative",
+            "planet,space,stars",
+        ),
+        _c(
+            rain_of_things,
+            "object plant",
+            ALL_TIMES,
+            "abundance,surprise,weather,luck",
+            "playful,absurd,overwhelmed",
+            "rain cloud,umbrella,person",
+        ),
+        _c(
+            sleeping_giant,
+            "creature",
+            ALL_TIMES,
+            "rest,history,foundations,nature",
+            "peaceful,hushed,ancient",
+            "giant,village,trees",
+            2,
+        ),
+        _c(
+            bubble_drift,
+            "creature object plant",
+            ALL_TIMES,
+            "fragility,protection,distance",
+            "delicate,dreamy,anxious",
+            "soap bubble,bubbles",
+            2,
+        ),
+        _c(
+            kite_flyer,
+            "creature swimmer sky vessel",
+            frozenset({"dawn", "day", "dusk"}),
+            "control,play,letting go,connection",
+            "playful,free,nostalgic",
+            "kite string,person",
+            1,
+            "cloud",
+        ),
         # scenes of two or more motifs, two stagings each
-        _c(S.carrier, "bearer", ALL_TIMES, "home,journey,burden,shelter,migration",
-           "dreamy,majestic,serene", "back,clouds,sea", 2),
-        _c(S.pouring, "pourer", ALL_TIMES, "abundance,gift,flood,creation,care",
-           "absurd,generous,wondrous", "village,clouds,houses", 2),
-        _c(S.shaped_island, "profile object", ALL_TIMES, "discovery,treasure,voyage,map",
-           "adventurous,curious,sunny", "island,sea,boat,houses,trees", 2),
-        _c(S.bedtime_story, "creature", DARKISH, "bedtime,storytelling,care,dreams,childhood",
-           "tender,sleepy,cosy", "book,moons,clouds", 2, SMALL),
-        _c(S.meeting, "creature", ALL_TIMES, "friendship,conversation,unlikely pair,meeting",
-           "cosy,polite,absurd", "table,teapot,cup", 2, SMALL),
-        _c(S.split_day_night, "creature building plant", ALL_TIMES,
-           "duality,time,change,balance,two sides", "uncanny,contemplative,strange",
-           "day,night,seam", 2, SMALL),
-        _c(S.pop_up_book, "building plant", ALL_TIMES, "stories,imagination,reading,creation",
-           "enchanted,wondrous,nostalgic", "book,pages,waterfall,hill", 2),
-        _c(S.caged, "sky glow", ALL_TIMES, "captivity,freedom,desire,possession",
-           "melancholy,longing,tense", "birdcage,bird", 2),
-        _c(S.tower_of_things, "object", ALL_TIMES, "ambition,balance,obsession,reaching",
-           "precarious,absurd,daring", "tower,moon,person", 2, NOT_THINGS),
-        _c(S.sunken, "building vessel", ALL_TIMES, "memory,loss,depth,forgotten worlds",
-           "quiet,melancholy,mysterious", "sea,fish,bubbles,seabed", 2),
-        _c(S.burrow, "creature", ALL_TIMES, "safety,hiding,hibernation,secret world",
-           "cosy,secret,peaceful", "burrow,roots,tree,earth", 2, SMALL),
-        _c(S.rising_sun, "creature object plant", frozenset({"dawn", "dusk", "twilight"}),
-           "new beginnings,glory,worship,a new day", "radiant,solemn,hopeful",
-           "horizon,rays,glow", 2, SMALL),
-        _c(S.clothesline, "object", ALL_TIMES, "chores,everyday magic,time,patience",
-           "homely,whimsical,calm", "clothesline,pegs,moons", 2, NOT_THINGS),
-        _c(S.beam, "swimmer vessel profile", DARKISH, "revelation,search,hidden things,truth",
-           "mysterious,eerie,awed", "beam of light,night sky", 2),
-        _c(S.sky_road, "vessel", ALL_TIMES, "journey,departure,ambition,the way up",
-           "adventurous,hopeful,dreamy", "track,sky,moon", 2),
-        _c(S.hatching, "building plant sky glow", ALL_TIMES, "birth,surprise,potential,origins",
-           "wondrous,tense,hopeful", "egg,shell,crack", 2),
-        _c(S.music_birds, "instrument", ALL_TIMES, "music,inspiration,art,transformation",
-           "joyful,lyrical,free", "musical notes,birds", 2),
-        _c(S.object_balloon, "object", ALL_TIMES, "travel,invention,escape,daydreaming",
-           "whimsical,adventurous,light-hearted", "basket,ropes,person", 2, NOT_THINGS),
-        _c(S.own_weather, "creature", ALL_TIMES, "mood,sadness,optimism,personal cloud",
-           "gloomy,ironic,tender", "cloud,rain,puddle", 2, SMALL),
-        _c(S.constellation, "profile object", DARKISH, "destiny,myth,stargazing,imagination",
-           "mysterious,awed,quiet", "stars,constellation,night sky", 2),
-        _c(S.upside_down, "building plant", ALL_TIMES, "mirror worlds,perspective,otherness",
-           "dizzy,uncanny,dreamy", "upside-down world,hills,sky", 2),
-        _c(S.nest, "sky glow", ALL_TIMES, "care,nurture,treasure,motherhood",
-           "tender,protective,strange", "nest,bird,branches", 2),
-        _c(S.cloud_shape, "profile", frozenset({"dawn", "day", "dusk"}),
-           "imagination,daydreaming,childhood,pareidolia", "dreamy,lazy,playful",
-           "cloud,grass,sky", 2),
-        _c(S.moon_swing, "creature", NOT_DAY, "play,dreams,lullaby,carefree",
-           "playful,dreamy,tender", "crescent moon,swing,ropes", 2, SMALL),
-        _c(S.metamorphosis, "object", ALL_TIMES, "transformation,freedom,letting go,change",
-           "wondrous,light-hearted,hopeful", "birds,sky,flight", 2, NOT_THINGS),
-        _c(S.storm_in_cup, "cup", ALL_TIMES, "exaggeration,drama,small troubles,storms",
-           "ironic,stormy,absurd", "storm cloud,sailboat,waves", 2),
-        _c(S.seesaw, "creature", ALL_TIMES, "balance,weight,paradox,justice",
-           "absurd,tense,playful", "seesaw,rock", 2, SMALL),
-        _c(S.tightrope, "building plant", ALL_TIMES, "risk,courage,balance,ambition",
-           "tense,daring,breathless", "tightrope,moon,person", 2, ODD_PLACES),
-        _c(S.night_walk, "creature", DARKISH, "guidance,courage,solitude,hope",
-           "hushed,brave,warm", "light,fireflies,night", 2, SMALL),
+        _c(
+            S.carrier,
+            "bearer",
+            ALL_TIMES,
+            "home,journey,burden,shelter,migration",
+            "dreamy,majestic,serene",
+            "back,clouds,sea",
+            2,
+        ),
+        _c(
+            S.pouring,
+            "pourer",
+            ALL_TIMES,
+            "abundance,gift,flood,creation,care",
+            "absurd,generous,wondrous",
+            "village,clouds,houses",
+            2,
+        ),
+        _c(
+            S.shaped_island,
+            "profile object",
+            ALL_TIMES,
+            "discovery,treasure,voyage,map",
+            "adventurous,curious,sunny",
+            "island,sea,boat,houses,trees",
+            2,
+        ),
+        _c(
+            S.bedtime_story,
+            "creature",
+            DARKISH,
+            "bedtime,storytelling,care,dreams,childhood",
+            "tender,sleepy,cosy",
+            "book,moons,clouds",
+            2,
+            SMALL,
+        ),
+        _c(
+            S.meeting,
+            "creature",
+            ALL_TIMES,
+            "friendship,conversation,unlikely pair,meeting",
+            "cosy,polite,absurd",
+            "table,teapot,cup",
+            2,
+            SMALL,
+        ),
+        _c(
+            S.split_day_night,
+            "creature building plant",
+            ALL_TIMES,
+            "duality,time,change,balance,two sides",
+            "uncanny,contemplative,strange",
+            "day,night,seam",
+            2,
+            SMALL,
+        ),
+        _c(
+            S.pop_up_book,
+            "building plant",
+            ALL_TIMES,
+            "stories,imagination,reading,creation",
+            "enchanted,wondrous,nostalgic",
+            "book,pages,waterfall,hill",
+            2,
+        ),
+        _c(
+            S.caged,
+            "sky glow",
+            ALL_TIMES,
+            "captivity,freedom,desire,possession",
+            "melancholy,longing,tense",
+            "birdcage,bird",
+            2,
+        ),
+        _c(
+            S.tower_of_things,
+            "object",
+            ALL_TIMES,
+            "ambition,balance,obsession,reaching",
+            "precarious,absurd,daring",
+            "tower,moon,person",
+            2,
+            NOT_THINGS,
+        ),
+        _c(
+            S.sunken,
+            "building vessel",
+            ALL_TIMES,
+            "memory,loss,depth,forgotten worlds",
+            "quiet,melancholy,mysterious",
+            "sea,fish,bubbles,seabed",
+            2,
+        ),
+        _c(
+            S.burrow,
+            "creature",
+            ALL_TIMES,
+            "safety,hiding,hibernation,secret world",
+            "cosy,secret,peaceful",
+            "burrow,roots,tree,earth",
+            2,
+            SMALL,
+        ),
+        _c(
+            S.rising_sun,
+            "creature object plant",
+            frozenset({"dawn", "dusk", "twilight"}),
+            "new beginnings,glory,worship,a new day",
+            "radiant,solemn,hopeful",
+            "horizon,rays,glow",
+            2,
+            SMALL,
+        ),
+        _c(
+            S.clothesline,
+            "object",
+            ALL_TIMES,
+            "chores,everyday magic,time,patience",
+            "homely,whimsical,calm",
+            "clothesline,pegs,moons",
+            2,
+            NOT_THINGS,
+        ),
+        _c(
+            S.beam,
+            "swimmer vessel profile",
+            DARKISH,
+            "revelation,search,hidden things,truth",
+            "mysterious,eerie,awed",
+            "beam of light,night sky",
+            2,
+        ),
+        _c(
+            S.sky_road,
+            "vessel",
+            ALL_TIMES,
+            "journey,departure,ambition,the way up",
+            "adventurous,hopeful,dreamy",
+            "track,sky,moon",
+            2,
+        ),
+        _c(
+            S.hatching,
+            "building plant sky glow",
+            ALL_TIMES,
+            "birth,surprise,potential,origins",
+            "wondrous,tense,hopeful",
+            "egg,shell,crack",
+            2,
+        ),
+        _c(
+            S.music_birds,
+            "instrument",
+            ALL_TIMES,
+            "music,inspiration,art,transformation",
+            "joyful,lyrical,free",
+            "musical notes,birds",
+            2,
+        ),
+        _c(
+            S.object_balloon,
+            "object",
+            ALL_TIMES,
+            "travel,invention,escape,daydreaming",
+            "whimsical,adventurous,light-hearted",
+            "basket,ropes,person",
+            2,
+            NOT_THINGS,
+        ),
+        _c(
+            S.own_weather,
+            "creature",
+            ALL_TIMES,
+            "mood,sadness,optimism,personal cloud",
+            "gloomy,ironic,tender",
+            "cloud,rain,puddle",
+            2,
+            SMALL,
+        ),
+        _c(
+            S.constellation,
+            "profile object",
+            DARKISH,
+            "destiny,myth,stargazing,imagination",
+            "mysterious,awed,quiet",
+            "stars,constellation,night sky",
+            2,
+        ),
+        _c(
+            S.upside_down,
+            "building plant",
+            ALL_TIMES,
+            "mirror worlds,perspective,otherness",
+            "dizzy,uncanny,dreamy",
+            "upside-down world,hills,sky",
+            2,
+        ),
+        _c(
+            S.nest,
+            "sky glow",
+            ALL_TIMES,
+            "care,nurture,treasure,motherhood",
+            "tender,protective,strange",
+            "nest,bird,branches",
+            2,
+        ),
+        _c(
+            S.cloud_shape,
+            "profile",
+            frozenset({"dawn", "day", "dusk"}),
+            "imagination,daydreaming,childhood,pareidolia",
+            "dreamy,lazy,playful",
+            "cloud,grass,sky",
+            2,
+        ),
+        _c(
+            S.moon_swing,
+            "creature",
+            NOT_DAY,
+            "play,dreams,lullaby,carefree",
+            "playful,dreamy,tender",
+            "crescent moon,swing,ropes",
+            2,
+            SMALL,
+        ),
+        _c(
+            S.metamorphosis,
+            "object",
+            ALL_TIMES,
+            "transformation,freedom,letting go,change",
+            "wondrous,light-hearted,hopeful",
+            "birds,sky,flight",
+            2,
+            NOT_THINGS,
+        ),
+        _c(
+            S.storm_in_cup,
+            "cup",
+            ALL_TIMES,
+            "exaggeration,drama,small troubles,storms",
+            "ironic,stormy,absurd",
+            "storm cloud,sailboat,waves",
+            2,
+        ),
+        _c(
+            S.seesaw,
+            "creature",
+            ALL_TIMES,
+            "balance,weight,paradox,justice",
+            "absurd,tense,playful",
+            "seesaw,rock",
+            2,
+            SMALL,
+        ),
+        _c(
+            S.tightrope,
+            "building plant",
+            ALL_TIMES,
+            "risk,courage,balance,ambition",
+            "tense,daring,breathless",
+            "tightrope,moon,person",
+            2,
+            ODD_PLACES,
+        ),
+        _c(
+            S.night_walk,
+            "creature",
+            DARKISH,
+            "guidance,courage,solitude,hope",
+            "hushed,brave,warm",
+            "light,fireflies,night",
+            2,
+            SMALL,
+        ),
     )
 }

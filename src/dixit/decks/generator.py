@@ -34,6 +34,7 @@ BUILTIN_DECKS = (
     ("default-2", "Dreamlands II"),
 )
 
+
 def render_card(plan: CardPlan) -> tuple[Image.Image, dict[str, Any]]:
     """Paint one card. Returns the image and its metadata (without ``id``)."""
     rng = np.random.default_rng(plan.seed)
@@ -180,6 +181,7 @@ def write_deck(
         "slug": slug,
         "name": name,
         "builtin": True,
+        "kind": "generated",
         "seed": seed,
         "license": "MIT (same as the project). Motifs: Fluent Emoji Flat "
         "(MIT, (c) Microsoft Corporation) - see THIRD_PARTY_NOTICES",

@@ -157,7 +157,11 @@ def pouring(x: Ctx) -> None:
         for t in np.linspace(0, 1, 30)
     ]
     if stage == 0:
-        for w, col, op in ((34, x.col(x.pal.water), 0.9), (18, (0.8, 0.9, 1.0), 0.8), (6, (1, 1, 1), 0.7)):
+        for w, col, op in (
+            (34, x.col(x.pal.water), 0.9),
+            (18, (0.8, 0.9, 1.0), 0.8),
+            (6, (1, 1, 1), 0.7),
+        ):
             p.line(c, pts, col, w, op)
         c.add_light(p._blur(ellipse_mask(c, gx, gy, 90, 40), 10), (1, 1, 1), 0.5)
         c.blend(ellipse_mask(c, gx, gy + 6, 120, 18), x.col(x.pal.water), 0.9)
@@ -194,7 +198,8 @@ def shaped_island(x: Ctx) -> None:
     stage = x.staging()
     yy, _ = c.yy_xx()
     if stage == 0:
-        deep, shallow = x.col(x.pal.water), p.mix(x.col(x.pal.water), (0.5, 0.85, 0.85), 0.35)
+        deep = p.mix(x.col(x.pal.water), (0.08, 0.36, 0.52), 0.65)
+        shallow = p.mix(deep, (0.5, 0.85, 0.85), 0.35)
         sand, green = (0.93, 0.85, 0.62), p.mix(x.col(x.pal.near), (0.25, 0.6, 0.3), 0.5)
         x.scenery += ["sea", "waves"]
     else:
@@ -231,7 +236,10 @@ def shaped_island(x: Ctx) -> None:
     boat = spr(x, "sailboat", 0.06 * c.h, 0.4)
     if stage == 1:
         boat = p.tint(boat, (0.4, 0.3, 0.2), 0.55)
-        path = [(bx + (cx - bx) * t, by + (cy - by) * t - math.sin(t * 3) * 60) for t in np.linspace(0, 0.8, 16)]
+        path = [
+            (bx + (cx - bx) * t, by + (cy - by) * t - math.sin(t * 3) * 60)
+            for t in np.linspace(0, 0.8, 16)
+        ]
         for a, b in zip(path[::2], path[1::2], strict=False):
             p.line(c, [a, b], (0.45, 0.2, 0.12), 3, 0.8)
         p.line(c, [(c.w - 110, 90), (c.w - 60, 140)], (0.4, 0.25, 0.15), 3, 0.9)
@@ -270,7 +278,9 @@ def bedtime_story(x: Ctx) -> None:
         ]
         x.form = "lake"
     p.place(c, s, cx, bottom, anchor="bottom")
-    p.sprite_glow(c, book, cx + s.shape[1] * 0.45, bottom - s.shape[0] * 0.4, (1, 0.9, 0.6), 16, 0.6)
+    p.sprite_glow(
+        c, book, cx + s.shape[1] * 0.45, bottom - s.shape[0] * 0.4, (1, 0.9, 0.6), 16, 0.6
+    )
     p.place(c, book, cx + s.shape[1] * 0.45, bottom - s.shape[0] * 0.4)
     for i, (mx, my) in enumerate(spots):
         if stage == 0:
@@ -348,7 +358,7 @@ def split_day_night(x: Ctx) -> None:
     else:
         m = np.clip((yy - c.horizon) / 3, 0, 1)[..., None]
         x.form = "water"
-    c.rgb = first * (1 - m) + second * m
+    c.rgb = (first * (1 - m) + second * m).astype(np.float32)
     h = x.uniform(0.3, 0.38) * c.h
     s = spr(x, x.main.name, h)
     if stage == 0:
@@ -387,7 +397,12 @@ def pop_up_book(x: Ctx) -> None:
     else:
         for _ in range(4):
             b = spr(x, "bird", 0.03 * c.h, 0.4)
-            p.place(c, p.silhouette(b, x.col(x.pal.dark)), x.uniform(0.2, 0.8) * c.w, x.uniform(0.15, 0.35) * c.h)
+            p.place(
+                c,
+                p.silhouette(b, x.col(x.pal.dark)),
+                x.uniform(0.2, 0.8) * c.w,
+                x.uniform(0.15, 0.35) * c.h,
+            )
         x.add("bird", "birds")
         x.form = "sea"
     x.add("open-book", "book")
@@ -407,13 +422,21 @@ def _cage(x: Ctx, cx: float, top: float, w: float, h: float, door_open: bool) ->
         if door_open and 0.35 < t < 0.65:
             continue
         p.line(c, [(bx, arc), (bx, top + h)], col, 2.5, 0.95)
-    dome = [(cx - w / 2 + w * t, top + h * 0.28 * (1 - math.sin(t * math.pi))) for t in np.linspace(0, 1, 30)]
+    dome = [
+        (cx - w / 2 + w * t, top + h * 0.28 * (1 - math.sin(t * math.pi)))
+        for t in np.linspace(0, 1, 30)
+    ]
     p.line(c, dome, col, 3.5, 1)
     p.line(c, [(cx - w / 2 - 6, top + h), (cx + w / 2 + 6, top + h)], col, 7, 1)
     p.line(c, [(cx - w / 2, top + h * 0.55), (cx + w / 2, top + h * 0.55)], col, 2, 0.8)
     c.blend(ellipse_mask(c, cx, top - 12, 12, 12) - ellipse_mask(c, cx, top - 12, 7, 7), col, 1)
     if door_open:
-        door = [(cx - w * 0.15, top + h * 0.55), (cx - w * 0.45, top + h * 0.62), (cx - w * 0.45, top + h), (cx - w * 0.15, top + h)]
+        door = [
+            (cx - w * 0.15, top + h * 0.55),
+            (cx - w * 0.45, top + h * 0.62),
+            (cx - w * 0.45, top + h),
+            (cx - w * 0.15, top + h),
+        ]
         p.line(c, [*door, door[0]], col, 2.5, 0.9)
 
 
@@ -495,13 +518,24 @@ def sunken(x: Ctx) -> None:
     yy, xx = c.yy_xx()
     deep = p.mix(x.col(x.pal.water), (0.0, 0.08, 0.18), 0.5)
     t = np.clip((yy - surface) / (c.h - surface), 0, 1)[..., None]
-    sea = np.asarray(p.mix(x.col(x.pal.water), (0.3, 0.6, 0.65), 0.3), np.float32) * (1 - t) + np.asarray(deep, np.float32) * t
+    sea = (
+        np.asarray(p.mix(x.col(x.pal.water), (0.3, 0.6, 0.65), 0.3), np.float32) * (1 - t)
+        + np.asarray(deep, np.float32) * t
+    )
     under = (yy >= surface)[..., None]
     c.rgb = np.where(under, sea, c.rgb).astype(np.float32)
-    shafts = (np.sin(xx * 0.03 + yy * 0.012) > 0.8) * np.clip(1 - (yy - surface) / (c.h * 0.7), 0, 1) * (yy > surface)
+    shafts = (
+        (np.sin(xx * 0.03 + yy * 0.012) > 0.8)
+        * np.clip(1 - (yy - surface) / (c.h * 0.7), 0, 1)
+        * (yy > surface)
+    )
     c.add_light(p._blur(shafts.astype(np.float32), 8), (0.8, 0.95, 1.0), 0.22)
     floor = c.h * 0.88
-    c.blend(np.clip((yy - floor - p.noise(x.rng, c.h, c.w, 60, 2) * 30) / 4, 0, 1), (0.75, 0.68, 0.5), 0.9)
+    c.blend(
+        np.clip((yy - floor - p.noise(x.rng, c.h, c.w, 60, 2) * 30) / 4, 0, 1),
+        (0.75, 0.68, 0.5),
+        0.9,
+    )
     s = spr(x, x.main.name, x.uniform(0.3, 0.38) * c.h)
     s = p.tint(s, deep, 0.3)
     p.place(c, s, x.uniform(0.42, 0.58) * c.w, floor + 20, anchor="bottom")
@@ -510,9 +544,20 @@ def sunken(x: Ctx) -> None:
         f = spr(x, fish, x.uniform(0.03, 0.05) * c.h, 0.5)
         if x.rng.random() < 0.5:
             f = p.flip_h(f)
-        p.place(c, p.tint(f, deep, 0.2), x.uniform(0.1, 0.9) * c.w, x.uniform(surface / c.h + 0.08, 0.8) * c.h)
+        p.place(
+            c,
+            p.tint(f, deep, 0.2),
+            x.uniform(0.1, 0.9) * c.w,
+            x.uniform(surface / c.h + 0.08, 0.8) * c.h,
+        )
     for _ in range(10):
-        bubble(x, x.uniform(0.3, 0.7) * c.w, x.uniform(surface / c.h + 0.05, 0.7) * c.h, x.uniform(4, 10), 0.7)
+        bubble(
+            x,
+            x.uniform(0.3, 0.7) * c.w,
+            x.uniform(surface / c.h + 0.05, 0.7) * c.h,
+            x.uniform(4, 10),
+            0.7,
+        )
     if stage == 0:
         p.line(c, [(0, surface), (c.w, surface)], (1, 1, 1), 3, 0.5)
         boat = night_tint(x, spr(x, "sailboat", 0.08 * c.h, 0.5))
@@ -535,10 +580,10 @@ def burrow(x: Ctx) -> None:
     c = x.c
     stage = x.staging()
     backdrop(x, "hills", horizon=x.uniform(0.34, 0.4))
-    yy, xx = c.yy_xx()
+    yy, _xx = c.yy_xx()
     g = c.horizon + 0.05 * c.h
     edge = g + (p.noise(x.rng, c.h, c.w, 80, 2)[:1] - 0.5) * 16
-    earth = np.clip((yy - edge) / 2, 0, 1)
+    earth = np.clip((yy - edge) / 2, 0, 1).astype(np.float32)
     soil = p.mix(x.col(x.pal.dark), (0.42, 0.28, 0.18), 0.6)
     c.blend(earth, soil, 1.0)
     bands = (np.sin(yy * 0.05 + p.noise(x.rng, c.h, c.w, 50, 2) * 5) > 0.7) * earth
@@ -550,14 +595,23 @@ def burrow(x: Ctx) -> None:
     for i in range(7):
         ang = math.pi * (0.15 + 0.7 * i / 6)
         ln = x.uniform(0.15, 0.3) * c.h
-        pts = [(tx + math.cos(ang) * ln * t + math.sin(t * 5 + i) * 10, g + math.sin(ang) * ln * t) for t in np.linspace(0, 1, 10)]
+        pts = [
+            (tx + math.cos(ang) * ln * t + math.sin(t * 5 + i) * 10, g + math.sin(ang) * ln * t)
+            for t in np.linspace(0, 1, 10)
+        ]
         p.line(c, pts, root, 4, 0.8)
     hx, hy = x.uniform(0.35, 0.65) * c.w, x.uniform(0.7, 0.78) * c.h
     hole = ellipse_mask(c, hx, hy, 0.3 * c.w, 0.11 * c.h)
     s = spr(x, x.main.name, 0.12 * c.h)
     if stage == 0:
         c.blend(hole, p.mix(soil, (0.95, 0.75, 0.45), 0.35), 1)
-        p.place(c, p.rotate(s, 80 if x.rng.random() < 0.5 else -80), hx + 40, hy + 0.05 * c.h, anchor="bottom")
+        p.place(
+            c,
+            p.rotate(s, 80 if x.rng.random() < 0.5 else -80),
+            hx + 40,
+            hy + 0.05 * c.h,
+            anchor="bottom",
+        )
         st = spr(x, "glowing-star", 0.06 * c.h, 0.5)
         p.glow_disc(c, hx - 0.17 * c.w, hy - 20, 90, (1, 0.9, 0.6), 0.6)
         p.place(c, st, hx - 0.17 * c.w, hy - 20)
@@ -599,7 +653,9 @@ def rising_sun(x: Ctx) -> None:
         c.add_light(col * (p.noise(x.rng, c.h, c.w, 6, 2) > 0.5), glow, 0.6)
         for _ in range(2):
             b = p.silhouette(spr(x, "sailboat", 0.05 * c.h, 0.4), x.col(x.pal.dark))
-            p.place(c, b, x.uniform(0.1, 0.9) * c.w, line + x.uniform(0.04, 0.12) * c.h, anchor="bottom")
+            p.place(
+                c, b, x.uniform(0.1, 0.9) * c.w, line + x.uniform(0.04, 0.12) * c.h, anchor="bottom"
+            )
         x.add("sailboat", "boats")
         x.form = "sea"
     else:
@@ -656,7 +712,9 @@ def beam(x: Ctx) -> None:
         lx, lb = 0.78 * c.w, c.horizon + 0.08 * c.h
         c.blend(ellipse_mask(c, lx, lb, 110, 30), x.col(x.pal.dark), 1)
         th = 0.3 * c.h
-        tower = p.polygon_mask(c, [(lx - 34, lb), (lx + 34, lb), (lx + 20, lb - th), (lx - 20, lb - th)])
+        tower = p.polygon_mask(
+            c, [(lx - 34, lb), (lx + 34, lb), (lx + 20, lb - th), (lx - 20, lb - th)]
+        )
         c.blend(tower, (0.92, 0.9, 0.86), 1)
         yy, _ = c.yy_xx()
         c.blend(tower * (np.sin(yy / (th / 8) * math.pi) > 0.3), (0.75, 0.2, 0.2), 0.9)
@@ -699,14 +757,25 @@ def sky_road(x: Ctx) -> None:
     """Rails (or a river) climb from the land into the sky; something travels up them."""
     c = x.c
     stage = x.staging()
-    backdrop(x, "hills", "moon" if stage == 0 else "auto", moon_at=(0.7 * c.w, 0.1 * c.h, 0.06 * c.w))
+    backdrop(
+        x, "hills", "moon" if stage == 0 else "auto", moon_at=(0.7 * c.w, 0.1 * c.h, 0.06 * c.w)
+    )
     sx, sy = x.uniform(0.2, 0.4) * c.w, c.h * 1.02
     tx, ty = 0.7 * c.w, 0.14 * c.h
-    pts = [(sx + (tx - sx) * t + math.sin(t * 5) * 90 * (1 - t), sy + (ty - sy) * t) for t in np.linspace(0, 1, 60)]
+    pts = [
+        (sx + (tx - sx) * t + math.sin(t * 5) * 90 * (1 - t), sy + (ty - sy) * t)
+        for t in np.linspace(0, 1, 60)
+    ]
     if stage == 0:
         rail = p.mix(x.col(x.pal.dark), (0.6, 0.55, 0.5), 0.4)
         for side in (-1, 1):
-            p.line(c, [(px + side * 26 * (1 - i / 60), py) for i, (px, py) in enumerate(pts)], rail, 3, 1)
+            p.line(
+                c,
+                [(px + side * 26 * (1 - i / 60), py) for i, (px, py) in enumerate(pts)],
+                rail,
+                3,
+                1,
+            )
         for i in range(0, 60, 3):
             px, py = pts[i]
             w = 34 * (1 - i / 60) + 4
@@ -754,8 +823,14 @@ def hatching(x: Ctx) -> None:
     capx, capy = ex + x.sign() * rx * 1.25, ey - ry * 1.5
     tilt = x.uniform(0.3, 0.7) * x.sign()
     cap = [
-        (capx + math.cos(u) * rx * 0.8 * math.cos(tilt) - math.sin(u) * ry * 0.7 * math.sin(tilt),
-         capy + math.cos(u) * rx * 0.8 * math.sin(tilt) + math.sin(u) * ry * 0.7 * math.cos(tilt))
+        (
+            capx
+            + math.cos(u) * rx * 0.8 * math.cos(tilt)
+            - math.sin(u) * ry * 0.7 * math.sin(tilt),
+            capy
+            + math.cos(u) * rx * 0.8 * math.sin(tilt)
+            + math.sin(u) * ry * 0.7 * math.cos(tilt),
+        )
         for u in np.linspace(math.pi, 2 * math.pi, 20)
     ]
     c.blend(p.polygon_mask(c, cap), shell, 1)
@@ -775,7 +850,9 @@ def music_birds(x: Ctx) -> None:
     stage = x.staging()
     backdrop(x, "hills" if stage == 0 else "water", "none" if stage == 0 else "auto")
     flier = pick_from(x, INSTRUMENT_BIRDS)
-    s = night_tint(x, p.rotate(spr(x, x.main.name, x.uniform(0.22, 0.28) * c.h), x.uniform(-25, 25)))
+    s = night_tint(
+        x, p.rotate(spr(x, x.main.name, x.uniform(0.22, 0.28) * c.h), x.uniform(-25, 25))
+    )
     if stage == 0:
         ix, iy = x.uniform(0.25, 0.4) * c.w, ground_y(x) + 10
         p.place(c, s, ix, iy, anchor="bottom")
@@ -820,8 +897,20 @@ def object_balloon(x: Ctx) -> None:
         p.place(c, night_tint(x, s), cx, cy)
         by = cy + s.shape[0] * 0.5 + 0.08 * c.h
         for dx in (-0.3, 0.3):
-            p.line(c, [(cx + dx * s.shape[1], cy + s.shape[0] * 0.4), (cx + dx * 50, by)], wood, 1.5, 0.9)
-        c.blend(p.polygon_mask(c, [(cx - 30, by), (cx + 30, by), (cx + 24, by + 34), (cx - 24, by + 34)]), wood, 1)
+            p.line(
+                c,
+                [(cx + dx * s.shape[1], cy + s.shape[0] * 0.4), (cx + dx * 50, by)],
+                wood,
+                1.5,
+                0.9,
+            )
+        c.blend(
+            p.polygon_mask(
+                c, [(cx - 30, by), (cx + 30, by), (cx + 24, by + 34), (cx - 24, by + 34)]
+            ),
+            wood,
+            1,
+        )
         fig = p.silhouette(spr(x, "person-standing", 0.03 * c.h, 0.4), x.col(x.pal.dark))
         p.place(c, fig, cx, by + 4, anchor="bottom")
         x.scenery.append("basket")
@@ -831,7 +920,14 @@ def object_balloon(x: Ctx) -> None:
         s = spr(x, x.main.name, x.uniform(0.16, 0.2) * c.h)
         mast_top = wl - s.shape[0] * 0.4 - 0.22 * c.h
         p.line(c, [(cx, wl - s.shape[0] * 0.4), (cx, mast_top)], wood, 4, 1)
-        sail = p.polygon_mask(c, [(cx + 4, mast_top), (cx + 4, wl - s.shape[0] * 0.5), (cx + 0.18 * c.w, wl - s.shape[0] * 0.55)])
+        sail = p.polygon_mask(
+            c,
+            [
+                (cx + 4, mast_top),
+                (cx + 4, wl - s.shape[0] * 0.5),
+                (cx + 0.18 * c.w, wl - s.shape[0] * 0.55),
+            ],
+        )
         c.blend(sail, p.mix(x.col(x.pal.cloud), (1, 1, 1), 0.5), 0.95)
         p.place(c, night_tint(x, s), cx, wl, anchor="bottom")
         fig = p.silhouette(spr(x, "person-standing", 0.035 * c.h, 0.4), x.col(x.pal.dark))
@@ -864,7 +960,15 @@ def own_weather(x: Ctx) -> None:
         x.form = "rain"
     else:
         c.rgb *= 0.55
-        cone = p.polygon_mask(c, [(cx - 30, 0.1 * c.h), (cx + 30, 0.1 * c.h), (cx + s.shape[1], gy + 10), (cx - s.shape[1], gy + 10)])
+        cone = p.polygon_mask(
+            c,
+            [
+                (cx - 30, 0.1 * c.h),
+                (cx + 30, 0.1 * c.h),
+                (cx + s.shape[1], gy + 10),
+                (cx - s.shape[1], gy + 10),
+            ],
+        )
         c.add_light(p._blur(cone, 20), (1, 0.9, 0.6), 0.55)
         sun = spr(x, "sun-with-face", 0.07 * c.h, 0.4)
         p.place(c, sun, cx, 0.1 * c.h)
@@ -894,12 +998,12 @@ def constellation(x: Ctx) -> None:
     for k in np.linspace(0, len(order) - 1, 13).astype(int):
         i = order[k]
         pts.append((float(xs[i]), float(ys[i])))
-    p.place(c, p.silhouette(s, x.col(x.pal.cloud)), cx, cy, opacity=0.1)
+    p.place(c, p.silhouette(s, x.col(x.pal.cloud)), cx, cy, opacity=0.16)
     starc = (1.0, 0.97, 0.85)
-    p.line(c, [*pts, pts[0]], starc, 1.3, 0.45)
+    p.line(c, [*pts, pts[0]], starc, 2.2, 0.6)
     for px, py in pts:
-        p.glow_disc(c, px, py, 22, starc, 0.7)
-        c.blend(ellipse_mask(c, px, py, 4, 4), starc, 1)
+        p.glow_disc(c, px, py, 30, starc, 0.8)
+        c.blend(ellipse_mask(c, px, py, 6, 6), starc, 1)
     if stage == 0:
         tel = night_tint(x, spr(x, "telescope", 0.07 * c.h, 0.5))
         fx = x.uniform(0.2, 0.3) * c.w
@@ -953,9 +1057,21 @@ def nest(x: Ctx) -> None:
     trunk = p.mix(x.col(x.pal.dark), (0.35, 0.25, 0.2), 0.4)
     if stage == 0:
         ny = x.uniform(0.36, 0.44) * c.h
-        p.line(c, [(cx + 20, ground_y(x) + 20), (cx + 30, (ny + ground_y(x)) / 2), (cx, ny + 30)], trunk, 18, 1)
+        p.line(
+            c,
+            [(cx + 20, ground_y(x) + 20), (cx + 30, (ny + ground_y(x)) / 2), (cx, ny + 30)],
+            trunk,
+            18,
+            1,
+        )
         for sgn in (-1, 1):
-            p.line(c, [(cx, ny + 40), (cx + sgn * 120, ny - 30), (cx + sgn * 170, ny - 80)], trunk, 6, 1)
+            p.line(
+                c,
+                [(cx, ny + 40), (cx + sgn * 120, ny - 30), (cx + sgn * 170, ny - 80)],
+                trunk,
+                6,
+                1,
+            )
         x.scenery.append("bare tree")
         x.form = "tree"
     else:
@@ -972,7 +1088,9 @@ def nest(x: Ctx) -> None:
     nestm = ellipse_mask(c, cx, ny + 20, 0.2 * c.w, 0.045 * c.h)
     c.blend(nestm * (0.5 + 0.5 * p.noise(x.rng, c.h, c.w, 4, 2)), (0.5, 0.36, 0.22), 1)
     b = night_tint(x, spr(x, bird, 0.1 * c.h))
-    p.place(c, p.flip_h(b) if x.rng.random() < 0.5 else b, cx + 0.22 * c.w, ny + 10, anchor="bottom")
+    p.place(
+        c, p.flip_h(b) if x.rng.random() < 0.5 else b, cx + 0.22 * c.w, ny + 10, anchor="bottom"
+    )
     x.add(x.main.name, "in the nest")
     x.add(bird, "sitting beside it")
     x.name(b=bird)
@@ -993,7 +1111,9 @@ def cloud_shape(x: Ctx) -> None:
     shade = np.clip(soft - np.roll(soft, -10, axis=0), 0, 1)
     c.blend(shade.astype(np.float32), p.mix(cc, x.col(x.pal.far), 0.5), 0.4)
     if stage == 0:
-        lie = p.rotate(p.silhouette(spr(x, "person-standing", 0.05 * c.h, 0.5), x.col(x.pal.dark)), 90)
+        lie = p.rotate(
+            p.silhouette(spr(x, "person-standing", 0.05 * c.h, 0.5), x.col(x.pal.dark)), 90
+        )
         for i in range(2):
             p.place(c, lie, c.w * (0.35 + 0.2 * i), ground_y(x) + 4 + i * 6, anchor="bottom")
         x.add("person-standing", "watchers lying in the grass")
@@ -1010,7 +1130,12 @@ def moon_swing(x: Ctx) -> None:
     """A creature on a swing hung from the crescent moon (or sailing in it as a boat)."""
     c = x.c
     stage = x.staging()
-    backdrop(x, "hills" if stage == 0 else "water", "none", horizon=x.uniform(0.74, 0.8) if stage == 0 else x.uniform(0.56, 0.62))
+    backdrop(
+        x,
+        "hills" if stage == 0 else "water",
+        "none",
+        horizon=x.uniform(0.74, 0.8) if stage == 0 else x.uniform(0.56, 0.62),
+    )
     s = night_tint(x, spr(x, x.main.name, x.uniform(0.14, 0.18) * c.h))
     if stage == 0:
         mx, my, mr = x.uniform(0.45, 0.6) * c.w, 0.16 * c.h, 0.16 * c.w
@@ -1018,7 +1143,13 @@ def moon_swing(x: Ctx) -> None:
         sy = my + 0.36 * c.h
         rope = p.mix(x.col(x.pal.moon), (0.6, 0.5, 0.4), 0.4)
         for dx in (-50, 50):
-            p.line(c, [(mx - mr * 0.3 + dx * 0.2, my + mr * 0.6), (mx - mr * 0.3 + dx, sy)], rope, 2, 0.9)
+            p.line(
+                c,
+                [(mx - mr * 0.3 + dx * 0.2, my + mr * 0.6), (mx - mr * 0.3 + dx, sy)],
+                rope,
+                2,
+                0.9,
+            )
         p.line(c, [(mx - mr * 0.3 - 70, sy), (mx - mr * 0.3 + 70, sy)], (0.6, 0.42, 0.3), 7, 1)
         p.place(c, s, mx - mr * 0.3, sy + 4, anchor="bottom")
         x.form = "swing"
@@ -1066,7 +1197,15 @@ def metamorphosis(x: Ctx) -> None:
     x.name(b=flier)
 
 
-CUPS = ["teacup-without-handle", "hot-beverage", "bathtub", "bucket", "basket", "jar", "hiking-boot"]
+CUPS = [
+    "teacup-without-handle",
+    "hot-beverage",
+    "bathtub",
+    "bucket",
+    "basket",
+    "jar",
+    "hiking-boot",
+]
 
 
 def storm_in_cup(x: Ctx) -> None:
@@ -1084,7 +1223,13 @@ def storm_in_cup(x: Ctx) -> None:
     c.blend(sea, p.mix(x.col(x.pal.water), (0.1, 0.2, 0.3), 0.4), 1)
     c.add_light(sea * (p.noise(x.rng, c.h, c.w, 5, 2) > 0.6), (1, 1, 1), 0.5)
     boat = spr(x, "sailboat", 0.07 * c.h, 0.4)
-    p.place(c, p.rotate(boat, x.uniform(15, 30) * x.sign()), cx + x.uniform(-0.3, 0.3) * rx, rim_y + 6, anchor="bottom")
+    p.place(
+        c,
+        p.rotate(boat, x.uniform(15, 30) * x.sign()),
+        cx + x.uniform(-0.3, 0.3) * rx,
+        rim_y + 6,
+        anchor="bottom",
+    )
     cloud = spr(x, "cloud-with-lightning", 0.14 * c.h, 0.6)
     p.place(c, cloud, cx, rim_y - 0.17 * c.h)
     if stage == 1:
@@ -1145,16 +1290,29 @@ def tightrope(x: Ctx) -> None:
     top = (bx, c.horizon + 0.1 * c.h - s.shape[0] * 0.92)
     mx, my = c.w / 2 + side * 0.3 * c.w, 0.14 * c.h
     p.moon(c, x.rng, mx, my, 0.08 * c.w, x.col(x.pal.moon), 0.0 if stage == 0 else 0.5)
-    rope = [(top[0] + (mx - top[0]) * t, top[1] + (my - top[1]) * t + math.sin(t * math.pi) * 40) for t in np.linspace(0, 1, 30)]
+    rope = [
+        (top[0] + (mx - top[0]) * t, top[1] + (my - top[1]) * t + math.sin(t * math.pi) * 40)
+        for t in np.linspace(0, 1, 30)
+    ]
     p.line(c, rope, p.mix(x.col(x.pal.cloud), (1, 1, 1), 0.3), 1.5, 0.9)
     t = x.uniform(0.4, 0.6)
     fx, fy = rope[int(t * 29)]
     fig = p.silhouette(spr(x, "person-standing", 0.05 * c.h, 0.5), x.col(x.pal.dark))
     p.place(c, fig, fx, fy + 2, anchor="bottom")
-    p.line(c, [(fx - 50, fy - 0.03 * c.h + 6), (fx + 50, fy - 0.03 * c.h - 6)], x.col(x.pal.dark), 2, 1)
+    p.line(
+        c, [(fx - 50, fy - 0.03 * c.h + 6), (fx + 50, fy - 0.03 * c.h - 6)], x.col(x.pal.dark), 2, 1
+    )
     if stage == 0:
         for _ in range(3):
-            puff(x, x.uniform(0.1, 0.9) * c.w, x.uniform(0.55, 0.7) * c.h, 240, 60, x.col(x.pal.cloud), 0.85)
+            puff(
+                x,
+                x.uniform(0.1, 0.9) * c.w,
+                x.uniform(0.55, 0.7) * c.h,
+                240,
+                60,
+                x.col(x.pal.cloud),
+                0.85,
+            )
         x.form = "clouds"
     else:
         x.form = "sea"
@@ -1176,12 +1334,18 @@ def night_walk(x: Ctx) -> None:
     if stage == 0:
         for i in range(9):
             tx = (i + x.uniform(-0.3, 0.3)) / 8 * c.w
-            tree = p.silhouette(spr(x, "evergreen-tree", x.uniform(0.25, 0.45) * c.h, 0.6), x.col(x.pal.dark))
+            tree = p.silhouette(
+                spr(x, "evergreen-tree", x.uniform(0.25, 0.45) * c.h, 0.6), x.col(x.pal.dark)
+            )
             p.place(c, tree, tx, ground_y(x) + x.uniform(0, 40), anchor="bottom")
         x.scenery.append("forest")
         x.form = "wood"
     else:
-        c.add_light(p.noise(x.rng, c.h, c.w, 30, 2) * (np.arange(c.h)[:, None] > c.horizon), (0.8, 0.9, 1), 0.2)
+        c.add_light(
+            p.noise(x.rng, c.h, c.w, 30, 2) * (np.arange(c.h)[:, None] > c.horizon),
+            (0.8, 0.9, 1),
+            0.2,
+        )
         x.scenery.append("ice")
         x.form = "ice"
     cx, gy = x.uniform(0.4, 0.6) * c.w, ground_y(x) + 0.06 * c.h

@@ -7,14 +7,12 @@ generator) and records what it drew: motifs with roles, the motifs its caption n
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from dixit.decks import painter as p
-from dixit.decks.motifs import MOTIFS, Motif, motifs_of, plural
+from dixit.decks.motifs import Motif, motifs_of
 from dixit.decks.palettes import PALETTES, Palette
 
 RGB = p.RGB
@@ -67,18 +65,6 @@ class Ctx:
     def staging(self, n: int = 2) -> int:
         """Which of ``n`` stagings this card uses: the deck's uses of a composition differ."""
         return (self.variant + self.salt) % n
-
-    def label(self, name: str) -> str:
-        return MOTIFS[name].label
-
-
-def cap(text: str) -> str:
-    """Capitalise the first letter only ("A Christmas tree", not "A christmas tree")."""
-    return text[:1].upper() + text[1:]
-
-
-def article(word: str) -> str:
-    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
 
 
 # ---------------------------------------------------------------- shared scenery
@@ -262,5 +248,3 @@ def mini_world(
     m3 = mask[..., None]
     x.c.rgb = x.c.rgb * (1 - m3) + sub.rgb * m3
     return other
-
-
