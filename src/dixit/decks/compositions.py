@@ -883,7 +883,7 @@ COMPOSITIONS: dict[str, Composition] = {
     for c in (
         _c(
             giant_tiny,
-            "creature plant",
+            "creature",
             ALL_TIMES,
             "scale,humility,awe,friendship",
             "wonder,calm,curious",
@@ -1115,6 +1115,7 @@ COMPOSITIONS: dict[str, Composition] = {
             "adventurous,curious,sunny",
             "island,sea,boat,houses,trees",
             2,
+            NOT_THINGS,
         ),
         _c(
             S.bedtime_story,
@@ -1277,6 +1278,7 @@ COMPOSITIONS: dict[str, Composition] = {
             "mysterious,awed,quiet",
             "stars,constellation,night sky",
             2,
+            NOT_THINGS,
         ),
         _c(
             S.upside_down,
@@ -1286,6 +1288,7 @@ COMPOSITIONS: dict[str, Composition] = {
             "dizzy,uncanny,dreamy",
             "upside-down world,hills,sky",
             2,
+            ODD_PLACES,
         ),
         _c(
             S.nest,

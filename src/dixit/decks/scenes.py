@@ -347,7 +347,7 @@ def split_day_night(x: Ctx) -> None:
     keep_pal = x.pal
     x.pal = other_palette(x, not x.pal.is_dark)
     x.c = p.Canvas(np.zeros_like(c.rgb), c.horizon)
-    backdrop(x, "hills" if stage == 0 else "water", horizon=0.7)
+    backdrop(x, "hills" if stage == 0 else "sky", horizon=0.7)
     second = x.c.rgb
     x.c, x.pal = c, keep_pal
     yy, xx = c.yy_xx()
@@ -356,6 +356,8 @@ def split_day_night(x: Ctx) -> None:
         m = np.clip((xx - seam) / 3, 0, 1)[..., None]
         x.form = "vertical"
     else:
+        rows = np.clip(2 * c.horizon - np.arange(c.h), 0, c.h - 1)
+        second = second[rows] * 0.8 + np.asarray(x.col(x.pal.water), np.float32) * 0.2
         m = np.clip((yy - c.horizon) / 3, 0, 1)[..., None]
         x.form = "water"
     c.rgb = (first * (1 - m) + second * m).astype(np.float32)
@@ -687,7 +689,7 @@ def clothesline(x: Ctx) -> None:
             p.moon(c, x.rng, px, y - 20, 0.07 * c.w, x.col(x.pal.moon), 0.5)
         x.form = "moons"
     pts = [(x0 + (x1 - x0) * t, y + math.sin(t * math.pi) * 50) for t in np.linspace(0, 1, 24)]
-    p.line(c, pts, rope, 2, 0.9)
+    p.line(c, pts, p.mix(rope, x.col(x.pal.dark), 0.6), 3, 0.95)
     n = 5
     for i in range(n):
         t = (i + 0.6) / (n + 0.2)
@@ -992,15 +994,11 @@ def constellation(x: Ctx) -> None:
     m = p.sprite_mask(c, s, cx, cy)
     edge = np.clip(m - np.clip(p._blur(m, 3) * 1.3 - 0.3, 0, 1), 0, 1) > 0.3
     ys, xs = np.nonzero(edge)
-    ang = np.arctan2(ys - cy, xs - cx)
-    order = np.argsort(ang)
-    pts = []
-    for k in np.linspace(0, len(order) - 1, 13).astype(int):
-        i = order[k]
-        pts.append((float(xs[i]), float(ys[i])))
-    p.place(c, p.silhouette(s, x.col(x.pal.cloud)), cx, cy, opacity=0.16)
+    pts = _spread(x, np.stack([xs, ys], axis=1).astype(np.float64), 15)
+    p.place(c, p.silhouette(s, x.col(x.pal.cloud)), cx, cy, opacity=0.2)
     starc = (1.0, 0.97, 0.85)
-    p.line(c, [*pts, pts[0]], starc, 2.2, 0.6)
+    for i, j in _tree(pts):
+        p.line(c, [pts[i], pts[j]], starc, 2.2, 0.6)
     for px, py in pts:
         p.glow_disc(c, px, py, 30, starc, 0.8)
         c.blend(ellipse_mask(c, px, py, 6, 6), starc, 1)
@@ -1019,6 +1017,30 @@ def constellation(x: Ctx) -> None:
     x.scenery.append("constellation")
 
 
+def _spread(x: Ctx, cand: np.ndarray, n: int) -> list[Pt]:
+    """``n`` points of ``cand`` spread far apart (farthest-point sampling)."""
+    chosen = [int(x.rng.integers(len(cand)))]
+    dist = np.hypot(*(cand - cand[chosen[0]]).T)
+    for _ in range(n - 1):
+        k = int(np.argmax(dist))
+        chosen.append(k)
+        dist = np.minimum(dist, np.hypot(*(cand - cand[k]).T))
+    return [(float(cand[k][0]), float(cand[k][1])) for k in chosen]
+
+
+def _tree(pts: list[Pt]) -> list[tuple[int, int]]:
+    """Edges of the shortest tree joining ``pts`` (how star charts join a figure)."""
+    inside, edges = {0}, []
+    while len(inside) < len(pts):
+        i, j = min(
+            ((i, j) for i in inside for j in range(len(pts)) if j not in inside),
+            key=lambda e: math.dist(pts[e[0]], pts[e[1]]),
+        )
+        inside.add(j)
+        edges.append((i, j))
+    return edges
+
+
 def upside_down(x: Ctx) -> None:
     """A second world hangs upside down from the top of the sky."""
     c = x.c
@@ -1026,8 +1048,8 @@ def upside_down(x: Ctx) -> None:
     backdrop(x, "hills" if stage == 0 else "water", horizon=x.uniform(0.76, 0.82))
     before = c.rgb.copy()
     top = p.Canvas(c.rgb.copy(), int(0.8 * c.h))
-    p.hills(top, x.rng, 0.78, 0.06, x.col(x.pal.far), cell=260)
-    p.hills(top, x.rng, 0.86, 0.05, x.col(x.pal.near), cell=320)
+    p.hills(top, x.rng, 0.7, 0.07, x.col(x.pal.far), cell=260)
+    p.hills(top, x.rng, 0.8, 0.05, x.col(x.pal.near), cell=320)
     s = night_tint(x, spr(x, x.main.name, x.uniform(0.26, 0.32) * c.h))
     p.place(top, s, c.w / 2 + x.uniform(-60, 60), 0.9 * c.h, anchor="bottom")
     fig = p.silhouette(spr(x, "person-standing", 0.05 * c.h, 0.5), x.col(x.pal.dark))
