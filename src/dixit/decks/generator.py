@@ -28,7 +28,7 @@ from dixit.decks.planner import DECK_SIZE, CardPlan, plan_decks
 from dixit.decks.stage import Ctx
 
 DEFAULT_SEED = 20261122
-WEBP_QUALITY = 74
+WEBP_QUALITY = 72
 BUILTIN_DECKS = (
     ("default-1", "Dreamlands I"),
     ("default-2", "Dreamlands II"),

@@ -175,8 +175,9 @@ def pouring(x: Ctx) -> None:
                 ix = int(px + x.uniform(-12, 12))
                 if 0 <= iy < c.h and 0 <= ix < c.w:
                     star[iy, ix] = 1.0
-        c.add_light(np.clip(p._blur(star, 1.2) * 6, 0, 1), x.col(x.pal.moon), 1.0)
-        c.add_light(p._blur(star, 10) * 8, x.col(x.pal.moon), 0.4)
+        gold = (1.0, 0.86, 0.45)
+        c.add_light(np.clip(p._blur(star, 12) * 40, 0, 1), gold, 0.45)
+        c.blend(np.clip(p._blur(star, 2.0) * 16, 0, 1), p.mix(gold, (1, 1, 1), 0.5), 1.0)
         x.scenery.append("stars")
         x.form = "stars"
     puff(x, cx + 40, cy + s.shape[0] * 0.35, 300, 70, x.col(x.pal.cloud), 0.9)
@@ -269,12 +270,12 @@ def bedtime_story(x: Ctx) -> None:
         spots = [(x.uniform(0.55, 0.88) * c.w, (0.18 + 0.14 * i) * c.h) for i in range(3)]
         x.form = "clouds"
     else:
-        cx, bottom = x.uniform(0.3, 0.45) * c.w, c.horizon + 0.16 * c.h
-        boat = night_tint(x, spr(x, "canoe", s.shape[1] * 1.4, 0.5))
+        cx, bottom = x.uniform(0.24, 0.32) * c.w, c.horizon + 0.16 * c.h
+        boat = night_tint(x, spr(x, "canoe", s.shape[1] * 1.1, 0.5))
         p.place(c, boat, cx, bottom + boat.shape[0] * 0.5, anchor="bottom")
         x.add("canoe", "boat")
         spots = [
-            (x.uniform(0.55, 0.9) * c.w, c.horizon + (0.05 + 0.09 * i) * c.h) for i in range(3)
+            (c.w * (0.66 + 0.1 * i), c.horizon + (0.04 + 0.1 * (i % 2)) * c.h) for i in range(3)
         ]
         x.form = "lake"
     p.place(c, s, cx, bottom, anchor="bottom")
@@ -625,7 +626,7 @@ def burrow(x: Ctx) -> None:
         dots = (x.rng.random((c.h, c.w)) > 0.9985) * (hole > 0.9)
         c.add_light(p._blur(dots.astype(np.float32), 0.8) * 4, (1, 1, 0.9), 1)
         p.moon(c, x.rng, hx + 0.12 * c.w, hy - 10, 0.035 * c.w, p.hex_rgb(night.moon), 0.5, 0.5)
-        p.place(c, s, hx - 0.32 * c.w, hy - 0.06 * c.h)
+        p.place(c, s, max(0.14 * c.w, hx - 0.3 * c.w), hy - 0.06 * c.h)
         x.scenery += ["crescent moon", "stars"]
         x.form = "sky below"
     x.add(x.main.name, "underground")
