@@ -322,31 +322,6 @@ def ladder_to(x: Ctx) -> None:
     x.scenery.append("ladder")
 
 
-def lonely_glow(x: Ctx) -> None:
-    backdrop(x, x.choose(["water", "hills"]), x.choose(["none", "crescent"]))
-    c = x.c
-    s = p.sprite(x.main.name, x.uniform(0.2, 0.28) * c.h, x.rng)
-    cx = x.uniform(0.4, 0.6) * c.w
-    bottom = c.horizon + x.uniform(0.05, 0.1) * c.h
-    glow = x.col(x.pal.moon)
-    p.glow_disc(c, cx, bottom - s.shape[0] / 2, s.shape[0] * 1.1, glow, 0.55)
-    p.mist(c, x.rng, bottom / c.h, 0.05, x.col(x.pal.mist), 0.35)
-    p.place(c, s, cx, bottom, anchor="bottom")
-    p.sprite_glow(c, s, cx, bottom - s.shape[0] / 2, glow, 16, 0.5)
-    # a long light path on the ground / water
-    path = p.polygon_mask(c, [(cx - 20, bottom), (cx + 20, bottom), (cx + 90, c.h), (cx - 90, c.h)])
-    c.add_light(p._blur(path, 20), glow, 0.25)
-    x.add(x.main.name, "glowing alone")
-    if x.rng.random() < 0.5:
-        figure(
-            x,
-            x.uniform(0.1, 0.25) * c.w if x.rng.random() < 0.5 else x.uniform(0.75, 0.9) * c.w,
-            c.h * 0.95,
-            0.05 * c.h,
-        )
-    x.scenery.append("mist")
-
-
 def door_in_field(x: Ctx) -> None:
     sea = x.staging() == 1
     backdrop(x, "water" if sea else "hills", horizon=x.uniform(0.55, 0.6) if sea else None)
@@ -526,38 +501,6 @@ def window_in_sea(x: Ctx) -> None:
     c.add_light(np.clip(ripple, 0, 1), (1, 1, 1), 0.3)
     x.add(x.main.name, "seen through the window")
     x.scenery += ["window", "sea"]
-
-
-def stairs_to(x: Ctx) -> None:
-    backdrop(x, x.choose(["hills", "water"]))
-    c = x.c
-    n = int(x.rng.integers(16, 24))
-    sx, sy = x.uniform(0.15, 0.35) * c.w, c.horizon + 0.1 * c.h
-    tx, ty = x.uniform(0.55, 0.8) * c.w, x.uniform(0.2, 0.3) * c.h
-    step_w = x.uniform(80, 110)
-    col = p.mix(x.col(x.pal.cloud), x.col(x.pal.far), 0.35)
-    for i in range(n):
-        t = i / (n - 1)
-        px = sx + (tx - sx) * t
-        py = sy + (ty - sy) * t
-        wob = math.sin(t * 6) * 20
-        m = p.polygon_mask(
-            c,
-            [
-                (px - step_w / 2 + wob, py),
-                (px + step_w / 2 + wob, py),
-                (px + step_w / 2 + wob, py + 26),
-                (px - step_w / 2 + wob, py + 26),
-            ],
-        )
-        c.blend(m, p.mix(col, (1, 1, 1), 0.25), 0.95)
-        c.blend(np.clip(m - np.roll(m, -5, axis=0), 0, 1), p.mix(col, (0, 0, 0), 0.3), 0.5)
-    s = p.sprite(x.main.name, x.uniform(0.15, 0.22) * c.h, x.rng)
-    p.clouds(c, x.rng, x.col(x.pal.cloud), ty / c.h + 0.02, 0.03, 0.6, 0.6)
-    p.place(c, night_tint(x, s), tx + math.sin(6) * 20, ty + 4, anchor="bottom")
-    figure(x, sx + (tx - sx) * 0.35 + math.sin(0.35 * 6) * 20, sy + (ty - sy) * 0.35, 0.04 * c.h)
-    x.add(x.main.name, "at the top")
-    x.scenery.append("stairs")
 
 
 def fishing_sky(x: Ctx) -> None:
@@ -956,14 +899,6 @@ COMPOSITIONS: dict[str, Composition] = {
             "ladder",
         ),
         _c(
-            lonely_glow,
-            "glow",
-            DARKISH,
-            "hope,solitude,guidance,warmth",
-            "lonely,calm,hopeful",
-            "light,mist",
-        ),
-        _c(
             door_in_field,
             "creature plant building",
             ALL_TIMES,
@@ -1003,14 +938,6 @@ COMPOSITIONS: dict[str, Composition] = {
             "longing,escape,perspective,elsewhere",
             "wistful,dreamy,serene",
             "window,sea,another world",
-        ),
-        _c(
-            stairs_to,
-            "building plant object",
-            ALL_TIMES,
-            "ambition,progress,heaven,goal",
-            "hopeful,airy,determined",
-            "stairs,cloud,person",
         ),
         _c(
             fishing_sky,
@@ -1356,6 +1283,16 @@ COMPOSITIONS: dict[str, Composition] = {
             "tightrope,moon,person",
             2,
             ODD_PLACES,
+        ),
+        _c(
+            S.torn_sky,
+            "creature object sky",
+            ALL_TIMES,
+            "hidden worlds,the unknown,repair,curiosity",
+            "eerie,curious,wondrous",
+            "tear,sky,space,stars",
+            2,
+            NOT_THINGS,
         ),
         _c(
             S.night_walk,

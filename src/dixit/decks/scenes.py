@@ -1385,3 +1385,80 @@ def night_walk(x: Ctx) -> None:
     x.add(lamp, "carried light")
     x.name(b=lamp)
     x.scenery.append("fireflies")
+
+
+def _reflect(pt: Pt, a: Pt, b: Pt) -> Pt:
+    """``pt`` mirrored across the line through ``a`` and ``b``."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    t = ((pt[0] - a[0]) * dx + (pt[1] - a[1]) * dy) / (dx * dx + dy * dy)
+    fx, fy = a[0] + t * dx, a[1] + t * dy
+    return (2 * fx - pt[0], 2 * fy - pt[1])
+
+
+def torn_sky(x: Ctx) -> None:
+    """The sky is torn (and being stitched) or peeled back; behind it, space and the motif."""
+    c = x.c
+    stage = x.staging()
+    backdrop(x, "hills" if stage == 0 else "water", "none")
+    t = np.linspace(0, 1, c.h, dtype=np.float32)[:, None, None]
+    top_col, low_col = np.array([0.02, 0.02, 0.07], "f4"), np.array([0.1, 0.12, 0.3], "f4")
+    space = p.Canvas(np.broadcast_to(top_col * (1 - t) + low_col * t, c.rgb.shape).copy(), c.h)
+    p.stars(space, x.rng, 500)
+    if stage == 0:
+        cx, top, bot = x.uniform(0.42, 0.58) * c.w, 0.06 * c.h, 0.56 * c.h
+        left, right = [], []
+        for t in np.linspace(0, 1, 16):
+            y = top + (bot - top) * t
+            w = math.sin(t * math.pi) * 0.2 * c.w + x.uniform(0, 10)
+            bend = math.sin(t * 5) * 24
+            left.append((cx - w + bend + x.uniform(-12, 12), y))
+            right.append((cx + w + bend + x.uniform(-12, 12), y))
+        mask = p.polygon_mask(c, left + right[::-1])
+        sx, sy = cx, (top + bot) / 2
+        x.form = "stitched"
+    else:
+        fold_a, fold_b = (0.35 * c.w, 0.0), (float(c.w), 0.5 * c.h)
+        mask = p.polygon_mask(c, [fold_a, (c.w, 0), fold_b])
+        sx, sy = 0.8 * c.w, 0.13 * c.h
+        x.form = "peeled"
+    s = spr(x, x.main.name, x.uniform(0.2, 0.26) * c.h)
+    p.sprite_glow(space, s, sx, sy, (0.7, 0.75, 1.0), 26, 0.4)
+    p.place(space, s, sx, sy)
+    m3 = mask[..., None]
+    c.rgb = c.rgb * (1 - m3) + space.rgb * m3
+    paper = p.mix(x.col(x.pal.cloud), (1, 0.97, 0.9), 0.5)
+    rim = np.clip(p._blur(mask, 4) * 2.2, 0, 1) * (1 - mask)
+    c.blend(rim.astype(np.float32), paper, 0.9)
+    thread = (0.85, 0.2, 0.2)
+    if stage == 0:
+        n = 5
+        for i in range(n):
+            k = 5 + i * 2
+            (lx, ly), (rx, ry) = left[k], right[k]
+            p.line(c, [(lx - 14, ly - 12), (rx + 14, ry + 12)], thread, 2.5, 1)
+        nx, ny = right[5 + n * 2][0] + 30, right[5 + n * 2][1]
+        needle = p.rotate(spr(x, "sewing-needle", 0.12 * c.h, 0.4), -30)
+        p.place(c, needle, nx + 40, ny)
+        fx, gy = x.uniform(0.15, 0.25) * c.w, ground_y(x) + 10
+        p.line(
+            c,
+            [(nx + 20, ny + 30), ((nx + fx) / 2, (ny + gy) / 2 + 60), (fx + 10, gy - 0.05 * c.h)],
+            thread,
+            1.5,
+            0.9,
+        )
+        figure(x, fx, gy, 0.06 * c.h, "person-standing")
+        x.add("sewing-needle", "stitching the sky")
+    else:
+        corner = _reflect((c.w, 0.0), fold_a, fold_b)
+        flap = p.polygon_mask(c, [fold_a, corner, fold_b])
+        c.blend(flap, paper, 1)
+        c.blend(
+            flap * np.clip(p.noise(x.rng, c.h, c.w, 30, 2), 0, 1), p.mix(paper, (0, 0, 0), 0.2), 0.4
+        )
+        p.line(c, [fold_a, fold_b], p.mix(paper, (0, 0, 0), 0.35), 2, 0.8)
+        figure(
+            x, x.uniform(0.2, 0.5) * c.w, c.horizon + 0.1 * c.h, 0.05 * c.h, "person-rowing-boat"
+        )
+    x.add(x.main.name, "behind the sky")
+    x.scenery += ["space", "stars"]
