@@ -763,7 +763,7 @@ def kite_flyer(x: Ctx) -> None:
     for i in range(25):
         t = i / 24
         pts.append((fx + (tx - fx) * t, gy - 0.04 * c.h + (ty - gy) * t + math.sin(t * 3) * 40))
-    p.line(c, pts, p.mix(x.col(x.pal.cloud), (1, 1, 1), 0.4), 1.2, 0.75)
+    p.line(c, pts, p.mix(x.col(x.pal.dark), x.col(x.pal.cloud), 0.3), 1.6, 0.85)
     tail = [
         (tx + i * 14 * (1 if tx < fx else -1) * 0.3, ty + 30 + i * 22 + math.sin(i) * 10)
         for i in range(7)
@@ -977,7 +977,7 @@ COMPOSITIONS: dict[str, Composition] = {
             frozenset({"night", "twilight"}),
             "solitude,self-sufficiency,world,smallness",
             "lonely,tender,contemplative",
-            "planet,space,stars",
+            "planet,space,stars,grass,glow",
         ),
         _c(
             rain_of_things,

@@ -1132,7 +1132,9 @@ def cloud_shape(x: Ctx) -> None:
     cc = p.mix(x.col(x.pal.cloud), (1, 1, 1), 0.2)
     c.blend(soft.astype(np.float32), cc, 0.92)
     shade = np.clip(soft - np.roll(soft, -10, axis=0), 0, 1)
-    c.blend(shade.astype(np.float32), p.mix(cc, x.col(x.pal.far), 0.5), 0.4)
+    c.blend(shade.astype(np.float32), p.mix(cc, x.col(x.pal.far), 0.6), 0.6)
+    halo = np.clip(p._blur(m, 18) * 1.4 - soft, 0, 1)
+    c.blend(halo.astype(np.float32), p.mix(x.col(x.pal.far), x.col(x.pal.dark), 0.3), 0.25)
     if stage == 0:
         lie = p.rotate(
             p.silhouette(spr(x, "person-standing", 0.05 * c.h, 0.5), x.col(x.pal.dark)), 90
@@ -1308,7 +1310,8 @@ def tightrope(x: Ctx) -> None:
     backdrop(x, "hills" if stage == 0 else "water", "none", horizon=x.uniform(0.78, 0.84))
     side = x.sign()
     s = night_tint(x, spr(x, x.main.name, x.uniform(0.34, 0.42) * c.h))
-    bx = c.w / 2 - side * 0.28 * c.w
+    half = s.shape[1] / 2 + 24
+    bx = min(max(c.w / 2 - side * 0.28 * c.w, half), c.w - half)
     p.place(c, s, bx, c.horizon + 0.1 * c.h, anchor="bottom")
     top = (bx, c.horizon + 0.1 * c.h - s.shape[0] * 0.92)
     mx, my = c.w / 2 + side * 0.3 * c.w, 0.14 * c.h
