@@ -1465,3 +1465,96 @@ def torn_sky(x: Ctx) -> None:
         )
     x.add(x.main.name, "behind the sky")
     x.scenery += ["space", "stars"]
+
+
+def out_of_hat(x: Ctx) -> None:
+    """Something far too big climbs out of a top hat (in a field, or afloat at sea)."""
+    c = x.c
+    stage = x.staging()
+    backdrop(x, "hills" if stage == 0 else "water", horizon=x.uniform(0.6, 0.66))
+    hat = p.flip_v(night_tint(x, spr(x, "top-hat", 0.24 * c.h)))  # upturned, as in the trick
+    cx = x.uniform(0.42, 0.58) * c.w
+    bottom = ground_y(x) + 30 if stage == 0 else c.horizon + 0.2 * c.h
+    s = night_tint(x, spr(x, x.main.name, x.uniform(0.3, 0.36) * c.h))
+    top = bottom - hat.shape[0]
+    rim = top + hat.shape[0] * 0.14
+    p.sprite_glow(c, s, cx, rim - s.shape[0] / 2, x.col(x.pal.moon), 24, 0.45)
+    p.place(c, s, cx, rim, anchor="bottom")
+    p.place(c, hat, cx, bottom, anchor="bottom")
+    for _ in range(12):
+        p.glow_disc(
+            c,
+            cx + x.uniform(-0.3, 0.3) * c.w,
+            top - x.uniform(0, 0.35) * c.h,
+            9,
+            (1, 0.95, 0.7),
+            0.9,
+        )
+    if stage == 0:
+        figure(x, cx + x.sign() * 0.3 * c.w, ground_y(x) + 24, 0.06 * c.h, "person-standing")
+        x.form = "field"
+    else:
+        r = p.flip_v(p.tint(hat, x.col(x.pal.water), 0.5))
+        p.place(c, r, cx, bottom, opacity=0.35, anchor="top")
+        x.form = "sea"
+    x.add(x.main.name, "coming out of the hat")
+    x.add("top-hat", "hat")
+    x.name(b="top-hat")
+    x.scenery.append("sparkles")
+
+
+def moon_garden(x: Ctx) -> None:
+    """Little moons grow on stems in a garden that a creature tends (or carries in a basket)."""
+    c = x.c
+    stage = x.staging()
+    backdrop(x, "hills", "none", horizon=x.uniform(0.62, 0.68))
+    soil = p.mix(x.col(x.pal.dark), (0.35, 0.25, 0.18), 0.5)
+    bed_y = ground_y(x) + 40
+    c.blend(ellipse_mask(c, c.w * 0.55, bed_y + 20, 0.42 * c.w, 0.05 * c.h), soil, 1)
+    stem = p.mix(x.col(x.pal.near), (0.2, 0.5, 0.25), 0.6)
+    n = 6
+    for i in range(n):
+        sx = c.w * (0.2 + 0.12 * i) + x.uniform(-10, 10)
+        h = x.uniform(0.14, 0.3) * c.h
+        tip = (sx + x.uniform(-30, 30), bed_y - h)
+        p.line(
+            c, [(sx, bed_y + 10), ((sx + tip[0]) / 2 + 12, (bed_y + tip[1]) / 2), tip], stem, 4, 1
+        )
+        c.blend(ellipse_mask(c, sx + 14, bed_y - h * 0.4, 16, 7), stem, 1)
+        p.moon(
+            c,
+            x.rng,
+            tip[0],
+            tip[1] - 18,
+            x.uniform(16, 26),
+            x.col(x.pal.moon),
+            [0.0, 0.5][i % 2],
+            0.5,
+        )
+    s = night_tint(x, spr(x, x.main.name, x.uniform(0.17, 0.22) * c.h))
+    sx = s.shape[1] / 2 + 20 if stage == 0 else c.w - s.shape[1] / 2 - 20
+    p.place(c, s, sx, bed_y + 30, anchor="bottom")
+    if stage == 0:
+        can = night_tint(x, spr(x, "bucket", 0.05 * c.h, 0.4))
+        p.place(c, can, sx + s.shape[1] * 0.5, bed_y + 30, anchor="bottom")
+        x.add("bucket", "watering")
+        x.form = "tending"
+    else:
+        basket = night_tint(x, spr(x, "basket", 0.08 * c.h, 0.4))
+        bx = sx - s.shape[1] * 0.6
+        p.place(c, basket, bx, bed_y + 30, anchor="bottom")
+        for k in range(3):
+            p.moon(
+                c,
+                x.rng,
+                bx - 14 + 14 * k,
+                bed_y + 30 - basket.shape[0] * 0.8,
+                12,
+                x.col(x.pal.moon),
+                0.0,
+                0.3,
+            )
+        x.add("basket", "harvest")
+        x.form = "harvest"
+    x.add(x.main.name, "gardener")
+    x.scenery += ["garden", "moons"]
