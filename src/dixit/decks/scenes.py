@@ -393,7 +393,8 @@ def pop_up_book(x: Ctx) -> None:
     p.place(c, s, c.w / 2, page_y - 6, anchor="bottom")
     fx = c.w / 2 + book.shape[1] * 0.3
     fall = [(fx, page_y + 20), (fx + 8, box[3] - 10), (fx + 10, by + 30)]
-    p.line(c, fall, (0.85, 0.93, 1.0), 7, 0.75)
+    p.line(c, fall, (0.85, 0.93, 1.0), 14, 0.55)
+    p.line(c, fall, (1.0, 1.0, 1.0), 4, 0.6)
     if stage == 0:
         figure(x, c.w / 2 - book.shape[1] * 0.55, by + 10, 0.05 * c.h)
         x.form = "hills"
@@ -793,7 +794,8 @@ def sky_road(x: Ctx) -> None:
         x.form = "river"
     t = x.uniform(0.35, 0.5)
     vx, vy = pts[int(t * 59)]
-    s = night_tint(x, spr(x, x.main.name, (0.2 - 0.1 * t) * c.h))
+    s = spr(x, x.main.name, (0.25 - 0.1 * t) * c.h)
+    p.sprite_glow(c, s, vx, vy + 10 - s.shape[0] / 2, x.col(x.pal.moon), 18, 0.45)
     p.place(c, s, vx, vy + 10, anchor="bottom")
     x.add(x.main.name, "travelling into the sky")
 
@@ -822,7 +824,15 @@ def hatching(x: Ctx) -> None:
     s = spr(x, x.main.name, x.uniform(0.26, 0.32) * c.h)
     p.sprite_glow(c, s, ex, ey - ry * 0.1 - s.shape[0] / 2, x.col(x.pal.moon), 30, 0.6)
     p.place(c, s, ex, ey + ry * 0.2, anchor="bottom")
-    c.blend(lower * (yy > ey + ry * 0.05), shell, 1)
+    front = [(ex - rx + 2 * rx * i / 8, ey + (10 if i % 2 else -14)) for i in range(9)]
+    front += [
+        (ex + rx * math.cos(u), ey + ry * 1.25 * math.sin(u)) for u in np.linspace(0, math.pi, 24)
+    ]
+    fm = p.polygon_mask(c, front)
+    c.blend(fm, shell, 1)
+    _, xx = c.yy_xx()
+    c.blend(np.clip((xx - ex) / rx, 0, 1) * fm, p.mix(shell, (0.45, 0.4, 0.38), 0.5), 0.35)
+    c.blend(np.clip(p._blur(fm, 1.5) * 2.5 - fm * 2.2, 0, 1), (0.45, 0.4, 0.36), 0.8)
     capx, capy = ex + x.sign() * rx * 1.25, ey - ry * 1.5
     tilt = x.uniform(0.3, 0.7) * x.sign()
     cap = [
@@ -836,7 +846,9 @@ def hatching(x: Ctx) -> None:
         )
         for u in np.linspace(math.pi, 2 * math.pi, 20)
     ]
-    c.blend(p.polygon_mask(c, cap), shell, 1)
+    cm = p.polygon_mask(c, cap)
+    c.blend(cm, shell, 1)
+    c.blend(np.clip(p._blur(cm, 1.5) * 2.5 - cm * 2.2, 0, 1), (0.45, 0.4, 0.36), 0.8)
     if stage == 1:
         wet = lower * (yy > ey + ry * 0.75)
         c.blend(wet.astype(np.float32), x.col(x.pal.water), 0.7)
