@@ -1315,6 +1315,15 @@ COMPOSITIONS: dict[str, Composition] = {
             SMALL,
         ),
         _c(
+            S.room,
+            "swimmer vessel",
+            ALL_TIMES,
+            "home,the outside coming in,dreams,overflowing",
+            "strange,dreamy,calm",
+            "room,window,floor,wall",
+            2,
+        ),
+        _c(
             S.night_walk,
             "creature",
             DARKISH,

@@ -1570,3 +1570,84 @@ def moon_garden(x: Ctx) -> None:
         x.form = "harvest"
     x.add(x.main.name, "gardener")
     x.scenery += ["garden", "moons"]
+
+
+def room(x: Ctx) -> None:
+    """Indoors: the sea pours in through the window (or clouds drift in over the bed)."""
+    c = x.c
+    stage = x.staging()
+    outside = p.Canvas(np.zeros_like(c.rgb), c.horizon)
+    keep = x.c
+    x.c = outside
+    backdrop(x, "water", horizon=0.42)
+    x.c = keep
+    wall = p.mix(x.col(x.pal.cloud), (0.8, 0.68, 0.55), 0.55)
+    if x.pal.is_dark:
+        wall = p.mix(wall, (0.15, 0.12, 0.2), 0.45)
+    c.rgb[:] = np.asarray(wall, np.float32)
+    _, xx = c.yy_xx()
+    c.blend((np.sin(xx / 18) > 0.75).astype(np.float32), p.mix(wall, (1, 1, 1), 0.25), 0.5)
+    floor_y = 0.74 * c.h
+    wood = p.mix(wall, (0.45, 0.3, 0.2), 0.6)
+    c.blend(p.polygon_mask(c, [(0, floor_y), (c.w, floor_y), (c.w, c.h), (0, c.h)]), wood, 1)
+    for i in range(9):
+        p.line(
+            c,
+            [(c.w * i / 8, floor_y), (c.w * (i / 8 - 0.5) * 1.8 + c.w / 2, c.h)],
+            p.mix(wood, (0, 0, 0), 0.3),
+            2,
+            0.6,
+        )
+    wx0, wy0, wx1, wy1 = 0.3 * c.w, 0.16 * c.h, 0.7 * c.w, 0.46 * c.h
+    win = p.polygon_mask(c, [(wx0, wy0), (wx1, wy0), (wx1, wy1), (wx0, wy1)])
+    c.rgb = c.rgb * (1 - win[..., None]) + outside.rgb * win[..., None]
+    frame = p.mix(wall, (1, 1, 1), 0.5)
+    p.line(c, [(wx0, wy0), (wx1, wy0), (wx1, wy1), (wx0, wy1), (wx0, wy0)], frame, 10, 1)
+    p.line(c, [((wx0 + wx1) / 2, wy0), ((wx0 + wx1) / 2, wy1)], frame, 5, 1)
+    s = spr(x, x.main.name, x.uniform(0.16, 0.2) * c.h)
+    if stage == 0:
+        mid = (wx0 + wx1) / 2
+        band = p.polygon_mask(
+            c,
+            [
+                (mid - 70, wy1 - 6),
+                (mid + 70, wy1 - 6),
+                (mid + 120, floor_y + 50),
+                (mid - 120, floor_y + 50),
+            ],
+        )
+        c.blend(band, x.col(x.pal.water), 0.92)
+        yy, _ = c.yy_xx()
+        streaks = (np.sin(xx / 7 + p.noise(x.rng, c.h, c.w, 40, 2) * 6) > 0.6) * band
+        c.blend(streaks.astype(np.float32), (0.92, 0.97, 1.0), 0.45)
+        sea = p.polygon_mask(c, [(0, floor_y + 40), (c.w, floor_y + 40), (c.w, c.h), (0, c.h)])
+        c.blend(sea, x.col(x.pal.water), 0.88)
+        ripples = (np.sin(yy / 5 + p.noise(x.rng, c.h, c.w, 50, 2) * 8) > 0.85) * sea
+        c.add_light(ripples.astype(np.float32), (1, 1, 1), 0.2)
+        c.add_light(p._blur(ellipse_mask(c, mid, floor_y + 50, 160, 20), 6), (1, 1, 1), 0.5)
+        chair = spr(x, "chair", 0.16 * c.h, 0.5)
+        p.place(c, chair, 0.18 * c.w, floor_y + 60, anchor="bottom")
+        submerge(x, chair, 0.18 * c.w, floor_y + 60, floor_y + 40, anchor="bottom")
+        p.place(c, p.rotate(s, x.uniform(-15, 15)), 0.62 * c.w, 0.6 * c.h)
+        x.add("chair", "half under water")
+        x.scenery += ["waterfall", "sea"]
+        x.form = "flood"
+    else:
+        bed = spr(x, "bed", 0.16 * c.h, 0.5)
+        p.place(c, bed, 0.5 * c.w, floor_y + 70, anchor="bottom")
+        for _ in range(4):
+            puff(
+                x,
+                x.uniform(0.15, 0.85) * c.w,
+                x.uniform(0.08, 0.3) * c.h,
+                x.uniform(140, 220),
+                x.uniform(40, 60),
+                p.mix(x.col(x.pal.cloud), (1, 1, 1), 0.4),
+                0.9,
+            )
+        p.place(c, s, x.uniform(0.3, 0.7) * c.w, 0.55 * c.h)
+        x.add("bed", "bed")
+        x.scenery += ["clouds", "bed"]
+        x.form = "clouds"
+    x.add(x.main.name, "indoors")
+    x.scenery += ["room", "window"]
