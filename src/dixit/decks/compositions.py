@@ -685,11 +685,7 @@ def sleeping_giant(x: Ctx) -> None:
     backdrop(x, "water" if sea else "hills", horizon=x.uniform(0.62, 0.7))
     c = x.c
     s = p.sprite(x.main.name, 1.0 * c.w, x.rng, 0.8)
-    if s.shape[1] > s.shape[0]:
-        s = p.scale(s, c.w * 1.05 / s.shape[1])
-    else:
-        s = p.rotate(s, 90 * x.sign())
-        s = p.scale(s, c.w * 1.05 / s.shape[1])
+    s = p.scale(s, c.w * 1.05 / s.shape[1])  # the planner only gives it wide motifs
     s = p.tint(s, x.col(x.pal.near), 0.4)
     bottom = c.h * 0.98
     if sea:
@@ -715,8 +711,8 @@ def sleeping_giant(x: Ctx) -> None:
         line = bottom - s.shape[0] * 0.1
         m[: int(line)] = 0
         c.blend(m, x.col(x.pal.water), 0.75)
-        boat = p.silhouette(p.sprite("sailboat", 0.05 * c.h, x.rng, 0.4), x.col(x.pal.dark))
-        p.place(c, boat, x.uniform(0.1, 0.3) * c.w, line + 10, anchor="bottom")
+        boat = p.silhouette(p.sprite("sailboat", 0.07 * c.h, x.rng, 0.4), x.col(x.pal.dark))
+        p.place(c, boat, x.uniform(0.1, 0.25) * c.w, c.h * 0.97, anchor="bottom")
         x.add("sailboat", "boat")
         x.form = "sea"
     x.add(x.main.name, "sleeping giant")
@@ -787,6 +783,7 @@ class Composition:
     things: tuple[str, ...]  # concrete things every card of the idea shows (lexicon keys)
     uses: int = 1  # at most this many cards per deck (2: the two stagings differ)
     exclude: frozenset[str] = frozenset()
+    wide_only: bool = False  # the main motif must be wider than tall (it lies down)
 
 
 ALL_TIMES = frozenset({"dawn", "day", "dusk", "twilight", "night"})
@@ -806,6 +803,7 @@ def _c(
     things: str,
     uses: int = 1,
     exclude: str = "",
+    wide_only: bool = False,
 ) -> Composition:
     return Composition(
         fn.__name__,
@@ -817,6 +815,7 @@ def _c(
         tuple(things.split(",")),
         uses,
         frozenset(exclude.split()),
+        wide_only,
     )
 
 
@@ -995,6 +994,7 @@ COMPOSITIONS: dict[str, Composition] = {
             "peaceful,hushed,ancient",
             "giant,village,trees",
             2,
+            wide_only=True,
         ),
         _c(
             bubble_drift,

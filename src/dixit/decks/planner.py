@@ -14,11 +14,13 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
 from dixit.decks.compositions import COMPOSITIONS, Composition
 from dixit.decks.motifs import MOTIFS, Motif
+from dixit.decks.painter import icon
 from dixit.decks.palettes import PALETTES, TIMES_OF_DAY
 
 DECK_SIZE = 84
@@ -50,7 +52,15 @@ def _eligible(comp: Composition, motif: Motif) -> bool:
         bool(comp.kinds & motif.kinds)
         and motif.name not in comp.exclude
         and not ({"figure", "prop"} & motif.kinds)
+        and (not comp.wide_only or is_wide(motif.name))
     )
+
+
+@cache
+def is_wide(name: str) -> bool:
+    """Whether the motif's icon is clearly wider than tall (so it can lie down as a hill)."""
+    h, w = icon(name, 48).shape[:2]
+    return w > 1.15 * h
 
 
 def _composition_counts(rng: np.random.Generator, n: int) -> dict[str, int]:
