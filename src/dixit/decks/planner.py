@@ -60,7 +60,7 @@ def _eligible(comp: Composition, motif: Motif) -> bool:
 def is_wide(name: str) -> bool:
     """Whether the motif's icon is clearly wider than tall (so it can lie down as a hill)."""
     h, w = icon(name, 48).shape[:2]
-    return w > 1.15 * h
+    return bool(w > 1.15 * h)
 
 
 def _composition_counts(rng: np.random.Generator, n: int) -> dict[str, int]:

@@ -1417,7 +1417,8 @@ def torn_sky(x: Ctx) -> None:
     backdrop(x, "hills" if stage == 0 else "water", "none")
     t = np.linspace(0, 1, c.h, dtype=np.float32)[:, None, None]
     top_col, low_col = np.array([0.02, 0.02, 0.07], "f4"), np.array([0.1, 0.12, 0.3], "f4")
-    space = p.Canvas(np.broadcast_to(top_col * (1 - t) + low_col * t, c.rgb.shape).copy(), c.h)
+    grad = (top_col * (1 - t) + low_col * t).astype(np.float32)
+    space = p.Canvas(np.broadcast_to(grad, c.rgb.shape).copy(), c.h)
     p.stars(space, x.rng, 500)
     if stage == 0:
         cx, top, bot = x.uniform(0.42, 0.58) * c.w, 0.06 * c.h, 0.56 * c.h
