@@ -588,32 +588,75 @@ class SeatTicket(ServerModel):
     ws: str = Field(description="the WebSocket path: /ws/CODE")
 
 
+CardLang = Literal["it", "pl", "es", "pt", "fr", "en"]
+MAX_CAPTION_LENGTH = 200
+
+
 class DeckInfo(ServerModel):
+    """A deck as the deck picker lists it."""
+
     slug: str
     name: str
     card_count: int
+    kind: Literal["illustrated", "generated", "imported"] = Field(
+        description="illustrated (public-domain art), generated, or imported by a host"
+    )
+    licence: str | None = Field(description="the deck's licence line; null when it gives none")
+    preview: list[CardId] = Field(description="3-4 card ids to show as the deck's preview")
+    described: int = Field(
+        description="how many cards have a description computer players can read"
+    )
+    default: bool = Field(description="dealt when a room chooses no deck")
 
 
 class DeckList(ServerModel):
     decks: list[DeckInfo]
 
 
+class CardCredits(ServerModel):
+    """Where an illustrated card's picture comes from."""
+
+    artist: str
+    work: str
+    published: str | None
+
+
 class CardText(ServerModel):
-    """A card's words from its deck's metadata (None where the deck has none)."""
+    """A card's words from its deck's metadata, in the asked language where the deck has it
+    (else English; None where the deck has none)."""
 
     id: CardId
     title: str | None = Field(description="a short title; null when the deck gives none")
     alt: str | None = Field(
         description="alt text (a literal description); null when the deck has no metadata"
     )
+    description: str | None = Field(
+        default=None, description="one to three literal sentences; null when none"
+    )
+    credits: CardCredits | None = Field(
+        default=None, description="artist and book of an illustrated card; null otherwise"
+    )
 
 
 class DeckCards(ServerModel):
-    """GET /api/decks/{slug}/cards: every card of a deck with its alt text. Deck data only
-    (nothing about any game); ids are content hashes, so clients may cache it for good."""
+    """GET /api/decks/{slug}/cards?lang=xx: every card of a deck with its words in that
+    language (fallback English). Deck data only (nothing about any game); ids are content
+    hashes, so clients may cache it."""
 
     slug: str
+    lang: CardLang
     cards: list[CardText]
+
+
+class CaptionsRequest(ClientModel):
+    """POST /api/decks/{slug}/captions: a host describes the cards of an imported deck.
+    An empty caption removes the card's description."""
+
+    token: Annotated[str, Field(min_length=1, max_length=128)]
+    captions: Annotated[
+        dict[CardId, Annotated[str, Field(max_length=MAX_CAPTION_LENGTH)]],
+        Field(min_length=1, max_length=500),
+    ]
 
 
 class ApiError(ServerModel):
