@@ -11,7 +11,7 @@ import { Banner, ClueBubble } from "./Banner";
 import { GameOver } from "./GameOver";
 import { HostControls } from "./HostControls";
 import { Reveal, cardAlt } from "./Reveal";
-import type { Send } from "./Room";
+import type { Send } from "../net/socket";
 
 export function Game({ state, send }: { state: ClientState; send: Send }) {
   const { t } = useI18n();

@@ -1,11 +1,11 @@
-import { navigate } from "../App";
+import { navigate } from "../routes";
 import { RabbitIcon } from "../components/Rabbit";
 import { rabbitHex } from "../components/colors";
 import { useI18n } from "../i18n/context";
 import type { GameView, RoomState } from "../protocol";
 import { seatName } from "../state/reducer";
 import { names } from "./Banner";
-import type { Send } from "./Room";
+import type { Send } from "../net/socket";
 
 /** The end: winners, final ranking, rematch (host) or a new room. */
 export function GameOver({ view, room, isHost, send }: { view: GameView; room: RoomState; isHost: boolean; send: Send }) {

@@ -1,30 +1,17 @@
 import { useEffect, useState } from "preact/hooks";
-import { navigate } from "../App";
+import { navigate } from "../routes";
 import { RabbitIcon } from "../components/Rabbit";
 import { TopBar } from "../components/TopBar";
 import { useI18n } from "../i18n/context";
+import { errorText } from "../i18n/errors";
+import { rememberName, rememberedName } from "../net/profile";
 import { api, ApiProblem } from "../net/api";
 import { saveTicket } from "../net/tickets";
 import type { DeckInfo, RoomSettings } from "../protocol";
 
-const NAME_KEY = "dixit.name";
-
-export function rememberedName(): string {
-  try { return localStorage.getItem(NAME_KEY) ?? ""; } catch { return ""; }
-}
-export function rememberName(name: string): void {
-  try { localStorage.setItem(NAME_KEY, name); } catch { /* ignore */ }
-}
-
 function num(v: string): number | null {
   const n = parseInt(v, 10);
   return Number.isFinite(n) && n > 0 ? n : null;
-}
-
-export function errorText(t: (k: string, p?: Record<string, string | number>) => string, code: string): string {
-  const key = `error.${code}`;
-  const text = t(key);
-  return text.startsWith("⟦") ? t("error.generic", { code }) : text;
 }
 
 export function Home() {

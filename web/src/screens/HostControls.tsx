@@ -1,7 +1,7 @@
 import { useI18n } from "../i18n/context";
 import type { GameView, RoomState } from "../protocol";
 import { seatName } from "../state/reducer";
-import type { Send } from "./Room";
+import type { Send } from "../net/socket";
 
 /** During a game the host can hand a late seat to the computer, or end the game. */
 export function HostControls({ view, room, send }: { view: GameView; room: RoomState; send: Send }) {

@@ -5,7 +5,7 @@ import { RABBIT_HEX, rabbitHex } from "../components/colors";
 import { useI18n } from "../i18n/context";
 import type { ClientState } from "../state/reducer";
 import { isPending } from "../state/reducer";
-import type { Send } from "./Room";
+import type { Send } from "../net/socket";
 
 export function joinUrl(code: string): string {
   return `${location.origin}/r/${code}`;

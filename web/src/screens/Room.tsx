@@ -1,18 +1,17 @@
 import { useEffect, useReducer, useRef, useState } from "preact/hooks";
-import { navigate } from "../App";
+import { navigate } from "../routes";
 import { ConnectionPill, TopBar } from "../components/TopBar";
 import { useI18n } from "../i18n/context";
+import { errorText } from "../i18n/errors";
+import { rememberName, rememberedName } from "../net/profile";
 import { api, ApiProblem } from "../net/api";
-import { RoomSocket, type CommandBody } from "../net/socket";
+import { RoomSocket, type Send } from "../net/socket";
 import { forgetTicket, loadTicket, saveTicket } from "../net/tickets";
 import type { SeatTicket } from "../protocol";
 import { initialState, lastVersion, reduce, seatName, type ClientState } from "../state/reducer";
 import { Game } from "./Game";
-import { errorText, rememberName, rememberedName } from "./Home";
 import { Lobby } from "./Lobby";
 import { Tv } from "./Tv";
-
-export type Send = (body: CommandBody) => string;
 
 /** The latest notice (e.g. the timer played for someone), shown for a few seconds. */
 function NoticeToast({ state }: { state: ClientState }) {
