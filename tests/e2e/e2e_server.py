@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import os
 import json
+import os
 import shutil
 import socket
 import subprocess
@@ -71,7 +71,11 @@ def illustrated_fixture(decks: Path, slug: str = "storybook-1", source: str = "d
             }
             for lang in FIXTURE_LANGS
         }
-        source_of = {"artist": f"Artist {n % 3 + 1}", "work": f"Book {n % 4 + 1}", "published": "1910"}
+        source_of = {
+            "artist": f"Artist {n % 3 + 1}",
+            "work": f"Book {n % 4 + 1}",
+            "published": "1910",
+        }
         cards.append({**card, "id": cid, "file": f"{cid}.webp", "text": text, "source": source_of})
     manifest = {"slug": slug, "name": "Storybook Test", "builtin": True, "kind": "illustrated",
                 "license": "public domain", "cards": cards}  # fmt: skip

@@ -11,6 +11,7 @@ import type { SeatTicket } from "../protocol";
 import { initialState, lastVersion, reduce, seatName, type ClientState } from "../state/reducer";
 import { Game } from "./Game";
 import { Lobby } from "./Lobby";
+import { NotFoundBody } from "./NotFound";
 import { Tv } from "./Tv";
 
 /** The latest notice (e.g. the timer played for someone), shown for a few seconds. */
@@ -33,6 +34,12 @@ function JoinForm({ code, onTicket }: { code: string; onTicket: (t: SeatTicket) 
   const [name, setName] = useState(rememberedName());
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [missing, setMissing] = useState(false);
+  // Say at once when the link names no room, before anyone types a name.
+  useEffect(() => {
+    api.room(code).catch((e) => { if (e instanceof ApiProblem && e.code === "room/not_found") setMissing(true); });
+  }, [code]);
+  if (missing) return <NotFoundBody code={code} />;
   async function join(e: Event) {
     e.preventDefault();
     const trimmed = name.trim();
