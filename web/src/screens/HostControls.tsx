@@ -1,3 +1,4 @@
+import { useState } from "preact/hooks";
 import { useI18n } from "../i18n/context";
 import type { GameView, RoomState } from "../protocol";
 import { seatName } from "../state/reducer";
@@ -6,6 +7,7 @@ import type { Send } from "../net/socket";
 /** During a game the host can hand a late seat to the computer, or end the game. */
 export function HostControls({ view, room, send }: { view: GameView; room: RoomState; send: Send }) {
   const { t } = useI18n();
+  const [confirming, setConfirming] = useState(false);
   const late = view.waiting_for.filter((id) => {
     const seat = room.seats.find((s) => s.id === id);
     return seat && !seat.is_bot;
@@ -18,7 +20,15 @@ export function HostControls({ view, room, send }: { view: GameView; room: RoomS
           {t("host.botFor", { name: seatName(room, id) })}
         </button>
       ))}
-      <button class="btn btn-small btn-danger" onClick={() => send({ type: "end_game" })}>{t("host.end")}</button>
+      {confirming ? (
+        <div class="confirm" role="group" aria-labelledby="end-confirm">
+          <p id="end-confirm">{t("host.endConfirm")}</p>
+          <button class="btn btn-small btn-danger" onClick={() => { setConfirming(false); send({ type: "end_game" }); }} data-testid="end-yes">{t("host.endYes")}</button>
+          <button class="btn btn-small" ref={(b) => b?.focus()} onClick={() => setConfirming(false)} data-testid="end-no">{t("host.endNo")}</button>
+        </div>
+      ) : (
+        <button class="btn btn-small btn-danger" onClick={() => setConfirming(true)} data-testid="end-game">{t("host.end")}</button>
+      )}
     </details>
   );
 }

@@ -43,7 +43,7 @@ export function Tv({ state }: { state: ClientState }) {
           {view.phase === "vote" ? <CardRow cards={tableCards} label={t("game.table")} kind="table" onZoom={(i) => setZoom({ cards: tableCards, index: i })} t={t} /> : null}
         </div>
         <aside class="tv-side">
-          <ScoreTrack players={trackPlayers} label={t("game.scores")} target={view.rules.end_at_score} />
+          <ScoreTrack players={trackPlayers} label={t("game.scores")} target={view.rules.end_at_score} lapLabel={(n) => t("track.lap", { n })} scoreLabel={(name, n, lap) => t(lap > 1 ? "track.scoreLap" : "track.score", { name, n, lap })} />
           <Players view={view} room={room} gained={gained} />
           <div class="tv-join">
             <QrCode text={joinUrl(room.code)} label={t("lobby.qr")} />
