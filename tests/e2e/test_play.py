@@ -271,6 +271,7 @@ def test_host_hands_a_late_seat_to_the_computer_and_ends_the_game(players: Any) 
     expect(bo.page.get_by_test_id("banner")).not_to_have_attribute("data-turn", "yourSubmit")
     expect(ann.page.locator("[data-player=p3] .badge", has_text="computer")).to_have_count(1)
     ann.page.get_by_role("button", name="End the game now").click()
+    ann.page.get_by_test_id("end-yes").click()  # the host is asked first
     for p in (ann, bo):
         expect(p.page.get_by_test_id("game-over")).to_be_visible()
         # The engine ended it: the leaders (all on 0 here) share the win, and the reason shows.
