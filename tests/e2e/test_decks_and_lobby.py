@@ -224,3 +224,28 @@ def test_computer_players_capped_to_the_edition(opened: Any, edition: str, limit
     expect(page.get_by_test_id("bots-limit")).to_have_text(f"At most {limit}: you take one seat.")
     page.get_by_test_id("create").click()
     expect(page.get_by_test_id("seat")).to_have_count(limit + 1)
+
+
+@pytest.mark.parametrize("viewport", [PHONE, {"width": 1280, "height": 800}], ids=["phone", "1280"])
+def test_more_options_are_not_cut_off(opened: Any, viewport: Any) -> None:
+    p = opened("Ann", viewport=viewport)
+    page = p.page
+    page.goto("/")
+    page.locator("details.more > summary").click()
+    cut = page.evaluate(
+        """() => [...document.querySelectorAll('details.more select, details.more input')]
+            .filter(e => e.scrollWidth > e.clientWidth + 1
+                || e.getBoundingClientRect().right > innerWidth)
+            .map(e => e.outerHTML.slice(0, 80))"""
+    )
+    assert cut == []
+    # A select shows its chosen option whole.
+    for select in page.locator("details.more select").all():
+        text = select.evaluate("e => e.options[e.selectedIndex].text")
+        fits = select.evaluate(
+            """(e) => { const c = document.createElement('canvas').getContext('2d');
+                c.font = getComputedStyle(e).font;
+                const need = c.measureText(e.options[e.selectedIndex].text).width + 28;
+                return need <= e.clientWidth; }"""
+        )
+        assert fits, text

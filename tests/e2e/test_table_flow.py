@@ -240,3 +240,40 @@ def test_a_second_tab_says_what_happened(opened: Any, server: str) -> None:
     expect(p.page.get_by_role("alert")).to_have_text(EN["error.auth/replaced"])
     p.page.get_by_role("button", name=EN["lobby.takeBack"]).click()
     expect(p.page.get_by_test_id("lobby")).to_be_visible()
+
+
+LONG_CLUE = (
+    "Where the old roads end, a lantern still waits for the travellers who never came back, "
+    "and every night someone new swears they saw it move a little closer to the sleeping town"
+)[:200]
+
+
+def test_tv_reads_from_a_sofa(opened: Any, server: str) -> None:
+    host = opened("Ann", viewport=DESKTOP)
+    code = seated(host, server, bots=4, first_storyteller="host")
+    tv = opened("TV", viewport=TV)
+    tv.page.goto(f"/r/{code}/tv")
+    # The lobby: a huge code and QR, no buttons a TV cannot press.
+    expect(tv.page.get_by_test_id("room-code")).to_have_text(code)
+    size = tv.page.get_by_test_id("room-code").evaluate(
+        "e => parseFloat(getComputedStyle(e).fontSize)"
+    )
+    assert size >= 64, size
+    qr = tv.page.locator(".lobby-share .qr").bounding_box()
+    assert qr is not None and qr["width"] >= 300, qr
+    expect(tv.page.get_by_test_id("copy")).to_be_hidden()
+    assert_accessible(tv.page)
+    host.page.get_by_test_id("start").click()
+    tell_first(host, LONG_CLUE)
+    expect(tv.page.get_by_test_id("tv").get_by_test_id("table")).to_be_visible()
+    # Names and points big enough, and a 200-character clue leaves the points on screen.
+    name = tv.page.locator(".player-name").first.evaluate(
+        "e => parseFloat(getComputedStyle(e).fontSize)"
+    )
+    assert name >= 24, name
+    players = tv.page.get_by_test_id("players").bounding_box()
+    assert players is not None and players["y"] + players["height"] <= TV["height"], players
+    assert tv.page.locator(".card-zoom:visible").count() == 0
+    assert_accessible(tv.page)
+    expect(tv.page.get_by_test_id("reveal")).to_be_visible(timeout=30_000)
+    assert_accessible(tv.page)
