@@ -199,23 +199,75 @@ def test_your_turn_buzzes_chimes_and_marks_a_background_tab(opened: Any, server:
     assert page.evaluate("() => window.__buzz.length") == 1
 
 
-def test_keyboard_focus_follows_the_game(opened: Any, server: str) -> None:
+def test_a_round_by_keyboard_alone(opened: Any, server: str) -> None:
+    """Tell, read the reveal, submit and vote with Enter alone: focus always lands on the next
+    thing to do (never on <body>), and the zoom buttons are no tab stops ("z" zooms)."""
+    p = opened("Ann", viewport=DESKTOP)
+    page = p.page
+    seated(p, server, bots=3, first_storyteller="host", max_rounds=2)
+    page.get_by_test_id("start").focus()
+    page.keyboard.press("Enter")
+    wait_turn(p, "yourClue")
+    assert (
+        page.locator(".card-zoom[tabindex='-1']").count() == page.locator(".card-zoom").count() > 0
+    )
+    expect(choosable(p, "hand").first).to_be_focused()
+    page.keyboard.press("Enter")  # choose the card: the clue field is next
+    expect(page.get_by_test_id("clue-input")).to_be_focused()
+    page.keyboard.type("by keyboard")
+    page.keyboard.press("Enter")
+    expect(page.get_by_test_id("reveal-close")).to_be_focused()
+    page.keyboard.press("Enter")
+    wait_turn(p, "yourSubmit")
+    expect(choosable(p, "hand").first).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.get_by_test_id("submit")).to_be_focused()
+    page.keyboard.press("Enter")
+    wait_turn(p, "yourVote")
+    expect(choosable(p, "table").first).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.get_by_test_id("vote")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.get_by_test_id("game-over")).to_be_visible(timeout=30_000)
+
+
+def test_screen_readers_hear_each_card_once_and_the_scores_as_scores(
+    opened: Any, server: str
+) -> None:
     p = opened("Ann", viewport=DESKTOP)
     page = p.page
     seated(p, server, bots=3, first_storyteller="host")
     page.get_by_test_id("start").click()
     wait_turn(p, "yourClue")
-    # One tab stop per card: the zoom buttons are for the mouse ("z" zooms from the keyboard).
-    assert (
-        page.locator(".card-zoom[tabindex='-1']").count() == page.locator(".card-zoom").count() > 0
-    )
-    first = choosable(p, "hand").first
-    first.focus()
-    page.keyboard.press("Enter")
-    page.get_by_test_id("clue-input").fill("by keyboard")
-    page.get_by_test_id("clue-input").press("Enter")
+    alt = page.locator("[data-testid=hand] img").first.get_attribute("alt") or ""
+    assert alt
+    # The card's description is its button's name, once; the zoom button does not repeat it.
+    expect(page.get_by_role("button", name=alt, exact=True)).to_have_count(1)
+    for label in page.locator(".card-zoom").evaluate_all(
+        "bs => bs.map(b => b.getAttribute('aria-label'))"
+    ):
+        assert alt not in label
+    # The track is a list of players and points, not "0 1 2 ... 30".
+    track = page.get_by_test_id("score-track")
+    assert track.locator("svg").get_attribute("aria-hidden") == "true"
+    expect(track.locator("figcaption li").first).to_have_text("Ann: 0 points")
+
+
+def test_reduced_motion_keeps_the_table_still(browser: Any, server: str) -> None:
+    ctx = browser.new_context(base_url=server, viewport=PHONE, reduced_motion="reduce")
+    page = ctx.new_page()
+    p = Player(page, "Ann")
+    page.add_init_script(RECORDERS)
+    seated(p, server, bots=3, first_storyteller="host")
+    page.get_by_test_id("start").click()
+    tell_first(p, "stillness")
     expect(page.get_by_test_id("reveal")).to_be_visible()
-    assert page.evaluate("() => document.activeElement && document.activeElement.id") == "banner"
+    running = page.evaluate(
+        "() => document.getAnimations().filter(a => a.playState === 'running').length"
+    )
+    assert running == 0
+    assert page.evaluate("() => window.__buzz.length") == 0  # no vibration either
+    ctx.close()
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS, ids=IDS)

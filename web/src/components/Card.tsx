@@ -10,7 +10,8 @@ export interface CardProps {
   number?: number;
   /** A ribbon on the card (e.g. "Your card"). */
   tag?: string;
-  onSelect?: () => void;
+  /** byKeyboard: Enter or Space chose it (a click with no pointer) */
+  onSelect?: (byKeyboard: boolean) => void;
   onZoom?: () => void;
   onKeyDown?: (e: JSX.TargetedKeyboardEvent<HTMLButtonElement>) => void;
   t: T;
@@ -41,7 +42,7 @@ export function Card(props: CardProps) {
           class="card-face"
           aria-pressed={selected ? "true" : "false"}
           disabled={disabled}
-          onClick={onSelect}
+          onClick={(e) => onSelect(e.detail === 0)}
           onKeyDown={props.onKeyDown}
           aria-keyshortcuts={onZoom ? "z" : undefined}
         >

@@ -45,8 +45,15 @@ export function Game({ state, send }: { state: ClientState; send: Send }) {
   const alt = useCardAlt([...hand, ...view.table]);
   const pending = isPending(state, "give_clue") || isPending(state, "submit_cards") || isPending(state, "cast_vote");
 
-  function toggle(id: string, allowed: string[]) {
+  /** After a choice made with the keyboard that completes the selection, go to the next control. */
+  function nextControl(complete: boolean) {
+    if (!complete) return;
+    requestAnimationFrame(() => document.querySelector<HTMLElement>(phase === "clue" ? "#clue-input" : ".actionbar .btn-primary")?.focus());
+  }
+
+  function toggle(id: string, allowed: string[], byKeyboard = false) {
     if (!allowed.includes(id)) return;
+    if (byKeyboard) nextControl(selected.includes(id) ? false : Math.min(selected.length + 1, need) === need);
     setSelected((cur) => {
       if (cur.includes(id)) return cur.filter((c) => c !== id);
       const next = [...cur, id];
@@ -144,7 +151,7 @@ export function Game({ state, send }: { state: ClientState; send: Send }) {
           {view.table.length > 0 && phase === "vote" ? (
             <section class="table-area">
               <h2 class="section-title">{t("game.table")}</h2>
-              <CardRow cards={tableCards} label={t("game.table")} kind="table" onSelect={voting ? (id) => toggle(id, legal.vote) : undefined} onZoom={(i) => setZoom({ cards: tableCards, index: i, select: voting ? (id) => toggle(id, legal.vote) : undefined })} t={t} />
+              <CardRow cards={tableCards} label={t("game.table")} kind="table" onSelect={voting ? (id, kb) => toggle(id, legal.vote, kb) : undefined} onZoom={(i) => setZoom({ cards: tableCards, index: i, select: voting ? (id) => toggle(id, legal.vote) : undefined })} t={t} />
             </section>
           ) : null}
           {submittedNote ? <p class="note" data-testid="submitted">{t("game.submitted")}</p> : null}
@@ -152,7 +159,7 @@ export function Game({ state, send }: { state: ClientState; send: Send }) {
           {phase !== "over" && hand.length > 0 ? (
             <section class="hand-area">
               <h2 class="section-title">{t("game.yourHand")}</h2>
-              <CardRow cards={handCards} label={t("game.yourHand")} kind="hand" onSelect={handSelectable ? (id) => toggle(id, choosableHand) : undefined} onZoom={(i) => setZoom({ cards: handCards, index: i, select: handSelectable ? (id) => toggle(id, choosableHand) : undefined })} t={t} />
+              <CardRow cards={handCards} label={t("game.yourHand")} kind="hand" onSelect={handSelectable ? (id, kb) => toggle(id, choosableHand, kb) : undefined} onZoom={(i) => setZoom({ cards: handCards, index: i, select: handSelectable ? (id) => toggle(id, choosableHand) : undefined })} t={t} />
             </section>
           ) : null}
           {action}

@@ -24,6 +24,8 @@ export function Reveal({ result, room, onZoom, onClose }: { result: RoundResult;
   useEffect(() => {
     if (!onClose) return undefined;
     const id = setTimeout(() => close.current?.(), REVEAL_MS);
+    const lost = document.activeElement === document.body || document.activeElement?.id === "banner";
+    if (lost) closeRef.current?.focus({ preventScroll: true });
     return () => clearTimeout(id);
   }, [result.round, Boolean(onClose)]);
   const alt = useCardAlt(result.table);

@@ -41,7 +41,12 @@ export function useTurnMoment(view: GameView, busy: boolean, t: T): void {
     if (!mine || last.current === key) return;
     last.current = key;
     const target = document.querySelector(view.phase === "vote" ? ".table-area" : ".hand-area");
-    requestAnimationFrame(() => scrollBelowBanner(target));
+    requestAnimationFrame(() => {
+      scrollBelowBanner(target);
+      // Keyboard users land on the first card they can choose, not on <body>.
+      const lost = document.activeElement === document.body || document.activeElement?.id === "banner";
+      if (lost) target?.querySelector<HTMLElement>("button.card-face:not([disabled])")?.focus({ preventScroll: true });
+    });
     if (!reducedMotion()) navigator.vibrate?.([60, 40, 60]);
     chime();
   }, [mine, key]);
