@@ -52,8 +52,11 @@ FIXTURE_LANGS = ("en", "it", "pl", "es", "pt", "fr")
 def illustrated_fixture(decks: Path, slug: str = "storybook-1", source: str = "default-1") -> None:
     """An illustrated-deck stand-in beside the committed decks (tests only): the pictures of
     ``source`` under ``slug``, with ``kind: illustrated``, six-language ``text`` ("[it] title")
-    and credits, as the illustrated decks carry them (docs: CONTRACTS section 1)."""
+    and credits, as the illustrated decks carry them (docs: CONTRACTS section 1). It stands in
+    for the shipped illustrated decks, so tests see one known default deck of 84 cards."""
     raw = json.loads((decks / source / "deck.json").read_text("utf-8"))
+    for shipped in decks.glob("storybook-*"):  # the real illustrated decks, where present
+        shutil.rmtree(shipped)
     out = decks / slug
     out.mkdir()
     cards = []
