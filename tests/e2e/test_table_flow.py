@@ -329,3 +329,15 @@ def test_tv_reads_from_a_sofa(opened: Any, server: str) -> None:
     assert_accessible(tv.page)
     expect(tv.page.get_by_test_id("reveal")).to_be_visible(timeout=30_000)
     assert_accessible(tv.page)
+
+
+def test_2021_shows_the_discard_pile(opened: Any, server: str) -> None:
+    p = opened("Ann", viewport=PHONE)
+    page = p.page
+    seated(p, server, bots=3, first_storyteller="host", edition="2021")
+    page.get_by_test_id("start").click()
+    expect(page.get_by_test_id("discard")).to_have_text(EN["game.discard"].replace("{n}", "0"))
+    tell_first(p, "into the pile")
+    page.get_by_test_id("reveal-close").click()
+    # The four cards of round 1 went to the discard pile (2021: used cards are kept there).
+    expect(page.get_by_test_id("discard")).to_have_text(EN["game.discard"].replace("{n}", "4"))
