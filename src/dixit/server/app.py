@@ -8,15 +8,16 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
-from fastapi import FastAPI, File, Form, Request, UploadFile, WebSocket
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi import FastAPI, File, Form, UploadFile, WebSocket
+from fastapi.responses import FileResponse, Response
 
 from dixit.protocol import messages as m
+from dixit.protocol.codes import ErrorCode as Code
 from dixit.protocol.schema import protocol_schema
 from dixit.pubsub import open_pubsub
 from dixit.storage import open_store
 
-from . import errors as err
+from . import http_errors
 from .cards import UnknownDeck, card_source
 from .config import ServerConfig
 from .errors import ServerError
@@ -28,10 +29,7 @@ from .ws import room_socket
 log = logging.getLogger("dixit.server")
 
 ERRORS: dict[int | str, dict[str, Any]] = {
-    400: {"model": m.ApiError},
-    404: {"model": m.ApiError},
-    409: {"model": m.ApiError},
-    503: {"model": m.ApiError},
+    status: {"model": m.ApiError} for status in (400, 403, 404, 409, 413, 422, 503)
 }
 
 
@@ -73,9 +71,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     def hub() -> Hub:
         return state["hub"]
 
-    @app.exception_handler(ServerError)
-    async def server_error(request: Request, error: ServerError) -> JSONResponse:
-        return JSONResponse({"code": error.code, "message": error.message}, error.status)
+    http_errors.install(app)
 
     @app.post("/api/rooms", response_model=m.SeatTicket, responses=ERRORS, tags=["rooms"])
     async def create_room(body: m.CreateRoomRequest) -> m.SeatTicket:
@@ -121,7 +117,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         try:
             words = hub().services.cards.card_words(slug)
         except UnknownDeck:
-            raise ServerError("deck/not_found", f"no deck {slug!r}", 404) from None
+            raise ServerError(Code.DECK_NOT_FOUND, f"no deck {slug!r}", 404) from None
         body = m.DeckCards(
             slug=slug, cards=[m.CardText(id=w.id, title=w.title, alt=w.alt) for w in words]
         )
@@ -139,15 +135,15 @@ def create_app(config: ServerConfig) -> FastAPI:
     ) -> dict[str, object]:
         """A host uploads a deck of their own pictures."""
         if not hub().host_of_token(token):
-            raise ServerError(err.NOT_HOST, "only a room's host can import a deck", 403)
+            raise ServerError(Code.NOT_HOST, "only a room's host can import a deck", 403)
         limit = hub().services.config.limits.max_upload_bytes
         data = await file.read(limit + 1)
         if len(data) > limit:
-            raise ServerError("limit/upload_too_large", f"at most {limit} bytes", 413)
+            raise ServerError(Code.UPLOAD_TOO_LARGE, f"at most {limit} bytes", 413)
         try:
             return await hub().services.cards.import_upload(data, file.filename or "upload", name)
         except Exception as error:
-            raise ServerError(err.UNKNOWN_DECK, f"cannot import: {error}") from None
+            raise ServerError(Code.UNKNOWN_DECK, f"cannot import: {error}") from None
 
     @app.get("/api/protocol/schema", tags=["protocol"])
     async def schema() -> dict[str, Any]:
