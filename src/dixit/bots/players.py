@@ -1,0 +1,160 @@
+"""Computer players that read the cards: listener, decoy and storyteller skills.
+
+One class plays every level above ``random``; a :class:`Skill` says how well. The storyteller
+scores candidate clues (literal to abstract) by simulating the other players over plausible
+tables: the other cards on the table are drawn from the deck minus what it can see (its hand and
+the cards already played), each other player brings the card of a random hand that best fits the
+clue, and each listener votes by a noisy reading. It keeps the clue whose chance that some but
+not all find the card is highest. Nothing hidden is read: only the view and the book.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+import numpy as np
+
+from dixit.engine import CastVote, GiveClue, PlayerView, SubmitCards
+
+from .base import BotCommand
+from .cardbook import CardBook, Reading
+from .random_bot import words_for
+
+HAND = 6
+
+
+@dataclass(frozen=True, slots=True)
+class Skill:
+    """How well a level plays. ``noise`` is a softmax temperature over normalised fit (0: best)."""
+
+    reading: Reading
+    vote_noise: float
+    decoy_noise: float
+    tell_cards: int  # how many hand cards it considers telling about
+    tell_clues: int  # candidate clues per card
+    tables: int  # simulated tables per candidate (0: no simulation, first literal candidate)
+    model_noise: float = 0.12  # how noisily it expects the others to read
+
+
+def _softmax_pick(rng: random.Random, fits: list[float], noise: float) -> int:
+    """Index of the best fit (ties at random), or a sample when ``noise`` > 0."""
+    top = max(fits)
+    if noise <= 0 or top <= 0:
+        best = [i for i, f in enumerate(fits) if f >= top - 1e-9]
+        return rng.choice(best)
+    weights = [math.exp((f / top - 1.0) / noise) for f in fits]
+    return rng.choices(range(len(fits)), weights)[0]
+
+
+class ReadingBot:
+    """A computer player of one level; deterministic for a seeded ``rng``."""
+
+    def __init__(
+        self, name: str, skill: Skill, *, rng: random.Random, lang: str, book: CardBook
+    ) -> None:
+        self.name = name
+        self.skill = skill
+        self.rng = rng
+        self.lang = lang
+        self.book = book
+
+    def act(self, view: PlayerView) -> BotCommand | None:
+        legal, player = view.legal, view.viewer
+        if player is None or not legal:
+            return None
+        if legal.give_clue:
+            card, clue = self.tell(view)
+            return GiveClue(player, card, clue[: legal.max_clue_length])
+        clue = view.clue or ""
+        if legal.submit:
+            return SubmitCards(player, self.decoys(clue, legal.submit, legal.submit_count))
+        return CastVote(player, self.listen(clue, legal.vote))
+
+    # -- listener ------------------------------------------------------------------------------
+    def rank(self, clue: str, cards: tuple[str, ...] | list[str]) -> list[str]:
+        """The cards, best fit to ``clue`` first (unknown cards last, in random order)."""
+        fits = self.book.fit(clue, list(cards), self.skill.reading)
+        jitter = [self.rng.random() * 1e-6 for _ in cards]
+        order = sorted(range(len(cards)), key=lambda i: fits[i] + jitter[i], reverse=True)
+        return [cards[i] for i in order]
+
+    def listen(self, clue: str, cards: tuple[str, ...]) -> str:
+        fits = self.book.fit(clue, list(cards), self.skill.reading)
+        return cards[_softmax_pick(self.rng, fits, self.skill.vote_noise)]
+
+    # -- decoy ---------------------------------------------------------------------------------
+    def decoys(self, clue: str, hand: tuple[str, ...], count: int) -> tuple[str, ...]:
+        fits = self.book.fit(clue, list(hand), self.skill.reading)
+        left = list(range(len(hand)))
+        chosen: list[str] = []
+        for _ in range(count):
+            k = _softmax_pick(self.rng, [fits[i] for i in left], self.skill.decoy_noise)
+            chosen.append(hand[left.pop(k)])
+        return tuple(chosen)
+
+    # -- storyteller ---------------------------------------------------------------------------
+    def candidates(self, card: str) -> list[tuple[str, str]]:
+        """(kind, clue) in the room's language for one card, literal to abstract, deduplicated."""
+        seen: set[str] = set()
+        out: list[tuple[str, str]] = []
+        for kind, phrase in self.book.phrases(card, self.lang):
+            key = phrase.strip().lower()
+            if key and key not in seen:
+                seen.add(key)
+                out.append((kind, phrase.strip()))
+        return out
+
+    def tell(self, view: PlayerView) -> tuple[str, str]:
+        hand = list(view.legal.give_clue)
+        skill = self.skill
+        known = [c for c in hand if self.book.knows(c)]
+        if not known:  # no text for any card: a card at random, a word of our own vocabulary
+            return self.rng.choice(hand), self.rng.choice(words_for(self.lang))
+        cards = self.rng.sample(known, min(skill.tell_cards, len(known)))
+        options: list[tuple[str, str]] = []
+        for card in cards:
+            found = self.candidates(card)
+            if len(found) > skill.tell_clues:
+                found = self.rng.sample(found, skill.tell_clues)
+            options.extend((card, clue) for _, clue in found)
+        if not options:
+            return self.rng.choice(hand), self.rng.choice(words_for(self.lang))
+        if skill.tables <= 0:
+            return self.rng.choice(options)
+        players = len(view.players)
+        others = players - 1
+        per_player = view.rules.cards_each_for(players) if players else 1
+        seen = set(hand) | {c for r in view.rounds for c in r.table}
+        pool = [c for c in self.book.ids if c not in seen] or [c for c in self.book.ids]
+        scored = [
+            (self.success(card, clue, pool, others, per_player), self.rng.random(), card, clue)
+            for card, clue in options
+        ]
+        best = max(scored)
+        return best[2], best[3]
+
+    def success(self, card: str, clue: str, pool: list[str], others: int, per_player: int) -> float:
+        """Estimated chance that some but not all of ``others`` listeners find ``card``."""
+        skill = self.skill
+        fits = np.array(self.book.fit(clue, [card, *pool], skill.reading))
+        top = float(fits.max())
+        if top <= 0 or others < 1:
+            return 0.0
+        fits = fits / top
+        mine, rest = fits[0], fits[1:]
+        seed = self.rng.getrandbits(32)
+        gen = np.random.default_rng(seed)
+        hand = min(HAND, len(rest))
+        draws = gen.integers(0, len(rest), size=(skill.tables, others, hand))
+        hands = rest[draws]  # (tables, others, hand)
+        noisy = hands + gen.gumbel(size=hands.shape) * skill.model_noise
+        order = np.argsort(-noisy, axis=2)[:, :, :per_player]
+        decoys = np.take_along_axis(hands, order, axis=2).reshape(skill.tables, -1)
+        table = np.concatenate([np.full((skill.tables, 1), mine), decoys], axis=1)
+        weights = np.exp((table - 1.0) / skill.model_noise)
+        p = weights[:, 0] / weights.sum(axis=1)
+        voters = others
+        some = 1.0 - p**voters - (1.0 - p) ** voters
+        return float(some.mean())
