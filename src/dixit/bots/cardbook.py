@@ -17,14 +17,23 @@ import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
+
+import numpy as np
 
 from .associations import ASSOCIATIONS
 from .text import LANGS, content_words, forms, prefix_form, stem
+from .vectors import Vector, WordVectors, load
 
 FIELDS = ("title", "things", "themes", "moods", "description", "alt_text", "keywords", "clues")
 LIST_FIELDS = ("things", "themes", "moods")
 PREFIX_SHARE = 0.5  # a prefix-only match counts this much of a stem match
+CONCEPT_SHARE = 0.5  # a match through the concept lexicon
+ASSOCIATION_SHARE = 0.8  # a cue of an association the clue says
+WORDS_HALF = 8.0  # a word-match score this high reads as 0.5 (scores saturate towards 1)
+SEMANTIC_WEIGHT = 1.0
+DOC_FIELDS = ("title", "description", "things", "themes", "moods", "keywords")
 CLUE_KINDS = ("title", "things", "themes", "moods", "clues")
 
 
@@ -36,6 +45,7 @@ class Reading:
     concepts: bool = True  # the lexicon from parallel card texts
     associations: bool = True  # our idioms, titles and feelings
     learned: bool = True  # clues told for the card in past rounds
+    semantic: float = SEMANTIC_WEIGHT  # weight of the word-vector likeness (0: words only)
 
 
 FULL = Reading(
@@ -55,6 +65,7 @@ LITERAL = Reading(
     concepts=False,
     associations=False,
     learned=False,
+    semantic=0.0,
 )
 
 
@@ -67,8 +78,9 @@ class _Card:
 
 @dataclass(frozen=True, slots=True)
 class _Token:
-    forms: frozenset[str]
-    weight: float
+    """One thing a clue says: word forms with their weights (a card scores its best form)."""
+
+    forms: Mapping[str, float]
 
 
 def _card_text(card: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
@@ -115,6 +127,11 @@ class CardBook:
                     for item in _items(value):
                         self._add(i, name, item, lang)
             self._add_concepts(card)
+        self._vectors: WordVectors | None = load()
+        dims = self._vectors.dims if self._vectors else 1
+        self._docs = np.zeros((len(self._cards), len(LANGS) + 1, dims), dtype=np.float32)
+        for i, card in enumerate(self._cards):
+            self._embed_card(i, card)
         self._refresh()
 
     @classmethod
@@ -150,6 +167,26 @@ class CardBook:
                 if 1 < len(concept) <= 24:
                     for s in concept:
                         self._concepts[s].append(concept)
+
+    def _embed_card(self, i: int, card: _Card) -> None:
+        """Row per language: the vector of the card's text; the last row: its learned clues."""
+        if self._vectors is None:
+            return
+        for k, lang in enumerate(LANGS):
+            fields = card.text.get(lang)
+            if fields:
+                doc = ". ".join(", ".join(_items(fields.get(n))) for n in DOC_FIELDS)
+                v = self._vectors.embed(doc)
+                if v is not None:
+                    self._docs[i, k] = v
+        if card.clues:
+            v = self._vectors.embed(". ".join(c for _, c in card.clues))
+            if v is not None:
+                self._docs[i, len(LANGS)] = v
+
+    def vector(self, text: str) -> Vector | None:
+        """The word-vector meaning of a text (None without vectors or known words)."""
+        return None if self._vectors is None else _cached_embed(self._vectors, text)
 
     def _refresh(self) -> None:
         n = max(len(self._cards), 1)
@@ -194,8 +231,10 @@ class CardBook:
             i = len(self._cards)
             self._cards.append(_Card(card_id, {}))
             self._at[card_id] = i
+            self._docs = np.concatenate([self._docs, np.zeros_like(self._docs[:1])])
         self._cards[i].clues.append((lang, clue))
         self._add(i, "clues", clue, lang)
+        self._embed_card(i, self._cards[i])
         self._refresh()
 
     def text(self, card_id: str, lang: str) -> Mapping[str, Any] | None:
@@ -209,29 +248,43 @@ class CardBook:
         return [] if i is None else [c for lg, c in self._cards[i].clues if lg == lang]
 
     def tokens(self, clue: str, reading: Reading = FULL) -> list[_Token]:
-        """The clue as scoring tokens: its words, then concepts and associations it evokes."""
+        """The clue as scoring tokens: each word with the concepts it belongs to, then the
+        associations the whole clue evokes."""
         tokens: list[_Token] = []
-        seen: set[frozenset[str]] = set()
-        clue_stems: set[str] = set()
+        clue_forms: set[str] = set()
         for word in content_words(clue):
-            fs = frozenset(forms(word))
-            clue_stems.update(fs)
-            tokens.append(_Token(fs, 1.0))
+            direct = forms(word)
+            clue_forms.update(direct)
+            weights = dict.fromkeys(direct, 1.0)
             if reading.concepts:
-                for f in fs:
+                for f in direct:
                     for concept in self._concepts.get(f, ()):
-                        if concept not in seen and not concept <= fs:
-                            seen.add(concept)
-                            tokens.append(_Token(concept, 0.5))
+                        for s in concept:
+                            weights.setdefault(s, CONCEPT_SHARE)
+            tokens.append(_Token(weights))
         if reading.associations:
             for assoc in ASSOCIATIONS:
-                if assoc.matches(clue_stems):
-                    tokens.append(_Token(assoc.cue_stems, 0.8))
+                if assoc.matches(clue_forms):
+                    tokens.append(_Token(dict.fromkeys(assoc.cue_stems, ASSOCIATION_SHARE)))
         return tokens
 
     def fit(self, clue: str, card_ids: Sequence[str], reading: Reading = FULL) -> list[float]:
-        """How well ``clue`` fits each card (0 = not at all; comparable within one clue)."""
-        return self.fit_tokens(self.tokens(clue, reading), card_ids, reading)
+        """How well ``clue`` fits each card: matching words (saturating towards 1) plus the
+        likeness of meaning (cosine of word vectors, weighted by the reading). 0: not at all."""
+        words = self.fit_tokens(self.tokens(clue, reading), card_ids, reading)
+        out = [w / (w + WORDS_HALF) for w in words]
+        if reading.semantic > 0:
+            q = self.vector(clue)
+            if q is not None:
+                rows = np.array([self._at.get(c, -1) for c in card_ids])
+                known = rows >= 0
+                docs = self._docs[rows[known]]
+                if not reading.learned:
+                    docs = docs[:, : len(LANGS)]
+                sims = np.zeros(len(card_ids), dtype=np.float32)
+                sims[known] = np.maximum((docs @ q).max(axis=1), 0.0)
+                out = [o + reading.semantic * float(x) for o, x in zip(out, sims, strict=True)]
+        return out
 
     def fit_tokens(
         self, tokens: Sequence[_Token], card_ids: Sequence[str], reading: Reading = FULL
@@ -241,11 +294,11 @@ class CardBook:
         weights = reading.weights if reading.learned else {**reading.weights, "clues": 0.0}
         for token in tokens:
             best = [0.0] * len(at)
-            for form in token.forms:
+            for form, share in token.forms.items():
                 posts = self._index.get(form)
                 if not posts:
                     continue
-                idf = self._idf[form]
+                idf = self._idf[form] * share
                 for k, i in enumerate(at):
                     fields = posts.get(i)
                     if fields:
@@ -253,7 +306,7 @@ class CardBook:
                         if value > best[k]:
                             best[k] = value
             for k in range(len(at)):
-                totals[k] += token.weight * best[k]
+                totals[k] += best[k]
         return [t / self._norm[i] if i >= 0 else 0.0 for t, i in zip(totals, at, strict=True)]
 
     def phrases(self, card_id: str, lang: str) -> list[tuple[str, str]]:
@@ -273,3 +326,8 @@ class CardBook:
         out.extend(("association", p) for a in ASSOCIATIONS if a.cue_stems & words
                    for p in a.clues.get(lang, ()))  # fmt: skip
         return out
+
+
+@lru_cache(maxsize=8192)
+def _cached_embed(vectors: WordVectors, text: str) -> Vector | None:
+    return vectors.embed(text)
