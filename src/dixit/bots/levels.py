@@ -12,14 +12,22 @@ from .text import LANGS
 
 LEVELS = ("random", "easy", "medium", "strong")
 
-MEDIUM_READING = Reading(FULL.weights, concepts=True, associations=False, learned=True)
+MEDIUM_READING = Reading(FULL.weights, associations=False, semantic=0.5)
 
 SKILLS: dict[str, Skill] = {
     "easy": Skill(LITERAL, vote_noise=0.35, decoy_noise=0.5, tell_cards=1, tell_clues=3, tables=0),
     "medium": Skill(
         MEDIUM_READING, vote_noise=0.12, decoy_noise=0.15, tell_cards=3, tell_clues=8, tables=12
     ),
-    "strong": Skill(FULL, vote_noise=0.0, decoy_noise=0.0, tell_cards=7, tell_clues=40, tables=32),
+    "strong": Skill(
+        FULL,
+        vote_noise=0.04,
+        decoy_noise=0.0,
+        tell_cards=7,
+        tell_clues=40,
+        tables=32,
+        model_noise=0.06,
+    ),
 }
 
 

@@ -25,6 +25,11 @@ from .random_bot import words_for
 HAND = 6
 
 
+def deck_of(card_id: str) -> str:
+    """The deck slug of a card id ``<slug>-<12 hex>`` (the whole id if it has no dash)."""
+    return card_id.rsplit("-", 1)[0]
+
+
 @dataclass(frozen=True, slots=True)
 class Skill:
     """How well a level plays. ``noise`` is a softmax temperature over normalised fit (0: best)."""
@@ -108,6 +113,18 @@ class ReadingBot:
 
     def tell(self, view: PlayerView) -> tuple[str, str]:
         hand = list(view.legal.give_clue)
+        players = len(view.players)
+        seen = set(hand) | {c for r in view.rounds for c in r.table}
+        return self.choose_clue(hand, players, view.rules.cards_each_for(players), seen)
+
+    def choose_clue(
+        self, hand: list[str], players: int, per_player: int, seen: set[str]
+    ) -> tuple[str, str]:
+        """A card of ``hand`` and a clue for it in the room's language.
+
+        ``seen``: cards this player has seen (its hand, past tables); the other players' cards
+        are imagined from the rest of the book's cards of the same decks as the hand.
+        """
         skill = self.skill
         known = [c for c in hand if self.book.knows(c)]
         if not known:  # no text for any card: a card at random, a word of our own vocabulary
@@ -123,13 +140,12 @@ class ReadingBot:
             return self.rng.choice(hand), self.rng.choice(words_for(self.lang))
         if skill.tables <= 0:
             return self.rng.choice(options)
-        players = len(view.players)
-        others = players - 1
-        per_player = view.rules.cards_each_for(players) if players else 1
-        seen = set(hand) | {c for r in view.rounds for c in r.table}
-        pool = [c for c in self.book.ids if c not in seen] or [c for c in self.book.ids]
+        decks = {deck_of(c) for c in hand}
+        pool = [c for c in self.book.ids if c not in seen and deck_of(c) in decks]
+        if len(pool) < HAND:
+            pool = [c for c in self.book.ids if c not in hand]
         scored = [
-            (self.success(card, clue, pool, others, per_player), self.rng.random(), card, clue)
+            (self.success(card, clue, pool, players - 1, per_player), self.rng.random(), card, clue)
             for card, clue in options
         ]
         best = max(scored)

@@ -44,6 +44,17 @@ class RandomBot:
         self.rng = rng or random.Random()
         self.lang = lang
 
+    def rank(self, clue: str, cards: tuple[str, ...] | list[str]) -> list[str]:
+        """The cards in random order (it does not read)."""
+        return self.rng.sample(list(cards), len(cards))
+
+    def choose_clue(
+        self, hand: list[str], players: int, per_player: int, seen: set[str]
+    ) -> tuple[str, str]:
+        """Any card of ``hand`` and one to three random words."""
+        clue = " ".join(self.rng.sample(words_for(self.lang), self.rng.randint(1, 3)))
+        return self.rng.choice(hand), clue
+
     def act(self, view: PlayerView) -> BotCommand | None:
         legal, player = view.legal, view.viewer
         if player is None:
