@@ -36,11 +36,16 @@ def words_for(lang: str) -> tuple[str, ...]:
 
 
 class RandomBot:
-    """Any legal card; clues are random words in ``lang``. Deterministic for a seeded ``rng``."""
+    """Any legal card; clues are random words in ``lang``; reads no card (``book`` is ignored).
+
+    Deterministic for a seeded ``rng``.
+    """
 
     name = "random"
 
-    def __init__(self, rng: random.Random | None = None, *, lang: str = "en") -> None:
+    def __init__(
+        self, rng: random.Random | None = None, *, lang: str = "en", book: object = None
+    ) -> None:
         self.rng = rng or random.Random()
         self.lang = lang
 
