@@ -17,7 +17,7 @@ Sections (``--only`` picks some; default all):
 Cards come from the built-in decks (storybook-1/2 map evaluation plates through
 ``source.plate``) or, with ``--meta DIR``, straight from per-plate metadata files (ids
 ``plate-NNN``). Run: ``.venv/bin/python bench/bots.py --clues bench/data/dev_clues.jsonl``
-(``--json`` for one JSON object).
+(``--json`` for one JSON object); latency on one core: prefix ``taskset -c 0``.
 """
 
 from __future__ import annotations
@@ -37,7 +37,16 @@ from typing import Any
 from dixit.bots import LANGS, LEVELS, CardBook, make_bot
 from dixit.bots.arena import Tally, bot_rng, play_game
 from dixit.decks.library import builtin_root
-from dixit.engine import Phase, StartGame, execute, player_view, rules_for, waiting_for
+from dixit.engine import (
+    GiveClue,
+    Phase,
+    StartGame,
+    SubmitCards,
+    execute,
+    player_view,
+    rules_for,
+    waiting_for,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 LINEUP = 6
@@ -134,6 +143,128 @@ def _vote(bot: Any, clue: str, table: list[str]) -> str:
     return str(bot.rng.choice(table))
 
 
+def illustrated(decks: Mapping[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
+    """The decks games are played on: the illustrated ones (or the metadata folder), else all."""
+    chosen = {s: c for s, c in decks.items() if any("source" in card for card in c)}
+    return chosen or dict(decks)
+
+
+def _rates(tally: Tally) -> dict[str, Any]:
+    return {level: stats.as_dict() for level, stats in tally.levels.items()}
+
+
+def tell(decks: Mapping[str, list[dict[str, Any]]], games: int, seed: int) -> dict[str, Any]:
+    """Tables of strong bots only: per language and per player count."""
+    out: dict[str, Any] = {}
+    for slug, cards in illustrated(decks).items():
+        book = CardBook.from_cards(cards)
+        deck = [c["id"] for c in cards]
+        per_lang: dict[str, Any] = {}
+        every = Tally()
+        for lang in LANGS:
+            tally = Tally()
+            for g in range(games):
+                players = 4 + g % 3
+                s = seed + g
+                levels = ["strong"] * players
+                bots = [make_bot("strong", rng=bot_rng(s, i), lang=lang, book=book)
+                        for i in range(players)]  # fmt: skip
+                state, _ = play_game(rules_for("classic"), _names(players), bots, deck, s)
+                tally.add(state, levels)
+                every.add(state, levels)
+            row = tally.levels["strong"].as_dict()
+            per_lang[lang] = {k: row[k] for k in ("storyteller_success", "listener_accuracy")}
+        row = every.levels["strong"].as_dict()
+        out[slug] = {"per_language": per_lang, "all": {
+            k: row[k] for k in ("storyteller_success", "listener_accuracy")}}  # fmt: skip
+    return out
+
+
+def _names(count: int) -> list[str]:
+    return [f"p{i + 1}" for i in range(count)]
+
+
+def arena(decks: Mapping[str, list[dict[str, Any]]], games: int, seed: int) -> dict[str, Any]:
+    """Mixed tables: one seat per level (seats rotate), languages in turn."""
+    out: dict[str, Any] = {}
+    levels = list(reversed(LEVELS))  # strong, medium, easy, random
+    for slug, cards in illustrated(decks).items():
+        book = CardBook.from_cards(cards)
+        deck = [c["id"] for c in cards]
+        tally = Tally()
+        for g in range(games):
+            s = seed + g
+            seat_levels = levels[g % 4 :] + levels[: g % 4]
+            lang = LANGS[g % len(LANGS)]
+            bots = [make_bot(lv, rng=bot_rng(s, i), lang=lang, book=book)
+                    for i, lv in enumerate(seat_levels)]  # fmt: skip
+            state, _ = play_game(rules_for("classic"), _names(4), bots, deck, s)
+            tally.add(state, seat_levels)
+        out[slug] = {"games": games, "levels": _rates(tally)}
+    return out
+
+
+def latency(decks: Mapping[str, list[dict[str, Any]]], games: int, seed: int) -> dict[str, Any]:
+    """Milliseconds per decision, per level and skill, over 5-player games on one core."""
+    slug, cards = next(iter(illustrated(decks).items()))
+    book = CardBook.from_cards(cards)
+    deck = tuple(c["id"] for c in cards)
+    times: dict[tuple[str, str], list[float]] = defaultdict(list)
+    for g in range(games):
+        s = seed + g
+        levels = [LEVELS[(g + i) % 4] for i in range(5)]
+        lang = LANGS[g % len(LANGS)]
+        bots = {f"p{i}": make_bot(lv, rng=bot_rng(s, i), lang=lang, book=book)
+                for i, lv in enumerate(levels)}  # fmt: skip
+        level_of = {f"p{i}": lv for i, lv in enumerate(levels)}
+        rng = random.Random(s)
+        players = tuple(bots)
+        state, _ = execute(None, StartGame(players, deck, rules_for("classic"),
+                                           first_storyteller=players[0]), rng)  # fmt: skip
+        while state.phase is not Phase.OVER:
+            player = waiting_for(state)[0]
+            view = player_view(state, player)
+            started = time.perf_counter()
+            command = bots[player].act(view)
+            spent = (time.perf_counter() - started) * 1000
+            assert command is not None
+            skill = ("storyteller" if isinstance(command, GiveClue)
+                     else "decoy" if isinstance(command, SubmitCards) else "listener")  # fmt: skip
+            times[(level_of[player], skill)].append(spent)
+            state, _ = execute(state, command, rng)
+    out: dict[str, Any] = {"deck": slug}
+    for (level, skill), values in sorted(times.items()):
+        values.sort()
+        out.setdefault(level, {})[skill] = {
+            "n": len(values),
+            "p50_ms": round(statistics.median(values), 2),
+            "p95_ms": round(values[int(0.95 * (len(values) - 1))], 2),
+            "max_ms": round(values[-1], 2),
+        }
+    return out
+
+
+def memory(decks: Mapping[str, list[dict[str, Any]]]) -> dict[str, Any]:
+    """Resident memory before and after loading every deck's book; installed sizes."""
+    import dixit.bots as package
+
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    started = time.perf_counter()
+    books = [CardBook.from_cards(cards) for cards in decks.values()]
+    load_s = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    root = Path(package.__file__).parent
+    files = [p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+    return {
+        "books": {slug: len(b) for slug, b in zip(decks, books, strict=True)},
+        "book_build_s": round(load_s, 2),
+        "peak_rss_mb_before_books": round(before / 1024, 1),
+        "peak_rss_mb_after_books": round(after / 1024, 1),
+        "bots_package_mb": round(sum(p.stat().st_size for p in files) / 1e6, 2),
+        "vectors_mb": round((root / "data/vectors.npz").stat().st_size / 1e6, 2),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -150,8 +281,16 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     decks = load_decks(args.meta)
     out: dict[str, Any] = {}
+    if "memory" in args.only:  # first: the peak before games inflate it
+        out["memory"] = memory(decks)
     if "accuracy" in args.only:
         out["accuracy"] = accuracy(decks, read_clues(args.clues), args.lineups, args.seed)
+    if "tell" in args.only:
+        out["tell"] = tell(decks, args.games, args.seed)
+    if "arena" in args.only:
+        out["arena"] = arena(decks, args.games * 2, args.seed)
+    if "latency" in args.only:
+        out["latency"] = latency(decks, max(args.games // 4, 4), args.seed)
     print(json.dumps(out, indent=None if args.json else 1, ensure_ascii=False))
     return 0
 

@@ -17,7 +17,13 @@ MEDIUM_READING = Reading(FULL.weights, associations=False, semantic=0.5)
 SKILLS: dict[str, Skill] = {
     "easy": Skill(LITERAL, vote_noise=0.35, decoy_noise=0.5, tell_cards=1, tell_clues=3, tables=0),
     "medium": Skill(
-        MEDIUM_READING, vote_noise=0.12, decoy_noise=0.15, tell_cards=3, tell_clues=8, tables=12
+        MEDIUM_READING,
+        vote_noise=0.15,
+        decoy_noise=0.2,
+        tell_cards=2,
+        tell_clues=6,
+        tables=8,
+        model_noise=0.15,
     ),
     "strong": Skill(
         FULL,
@@ -27,6 +33,7 @@ SKILLS: dict[str, Skill] = {
         tell_clues=40,
         tables=32,
         model_noise=0.06,
+        adapts=True,
     ),
 }
 

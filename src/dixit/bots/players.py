@@ -15,6 +15,7 @@ import random
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from dixit.engine import CastVote, GiveClue, PlayerView, SubmitCards
 
@@ -23,6 +24,35 @@ from .cardbook import CardBook, Reading
 from .random_bot import words_for
 
 HAND = 6
+PRIOR_READER = 0.9  # how reliably an unknown player is expected to read
+PRIOR_VOTES = 4.0  # weight of that expectation, in votes
+SLOPPY_NOISE = 0.12  # extra model noise at a table of random readers
+MODEL_ACCURACY = 0.7  # how often a reader like the model finds the card (typical tables)
+
+
+def reliabilities(view: PlayerView, others: list[str]) -> list[float]:
+    """How reliably each of ``others`` reads, from the public record of their past votes.
+
+    A player who finds the storyteller's card as often as chance scores 0, one who finds it as
+    often as a good reader (:data:`MODEL_ACCURACY`) scores 1; the prior weighs
+    :data:`PRIOR_VOTES` votes.
+    """
+    found = dict.fromkeys(others, 0.0)
+    votes = dict.fromkeys(others, 0.0)
+    chance = 0.0
+    for scored in view.rounds:
+        chance += 1.0 / max(len(scored.table) - 1, 1)
+        for voter, card in scored.votes:
+            if voter in found:
+                votes[voter] += 1
+                found[voter] += card == scored.storyteller_card
+    base = chance / len(view.rounds) if view.rounds else 1.0 / 5
+    out = []
+    for p in others:
+        prior = base + PRIOR_READER * (MODEL_ACCURACY - base)
+        rate = (found[p] + prior * PRIOR_VOTES) / (votes[p] + PRIOR_VOTES)
+        out.append(min(max((rate - base) / (MODEL_ACCURACY - base), 0.05), 1.0))
+    return out
 
 
 def deck_of(card_id: str) -> str:
@@ -41,6 +71,7 @@ class Skill:
     tell_clues: int  # candidate clues per card
     tables: int  # simulated tables per candidate (0: no simulation, first literal candidate)
     model_noise: float = 0.12  # how noisily it expects the others to read
+    adapts: bool = False  # reads the other players' past votes to judge how well they read
 
 
 def _softmax_pick(rng: random.Random, fits: list[float], noise: float) -> int:
@@ -115,15 +146,25 @@ class ReadingBot:
         hand = list(view.legal.give_clue)
         players = len(view.players)
         seen = set(hand) | {c for r in view.rounds for c in r.table}
-        return self.choose_clue(hand, players, view.rules.cards_each_for(players), seen)
+        readers = None
+        if self.skill.adapts and view.viewer is not None:
+            readers = reliabilities(view, [p for p in view.players if p != view.viewer])
+        return self.choose_clue(hand, players, view.rules.cards_each_for(players), seen, readers)
 
     def choose_clue(
-        self, hand: list[str], players: int, per_player: int, seen: set[str]
+        self,
+        hand: list[str],
+        players: int,
+        per_player: int,
+        seen: set[str],
+        readers: list[float] | None = None,
     ) -> tuple[str, str]:
         """A card of ``hand`` and a clue for it in the room's language.
 
         ``seen``: cards this player has seen (its hand, past tables); the other players' cards
         are imagined from the rest of the book's cards of the same decks as the hand.
+        ``readers``: for each other player, how reliably they read (1: like this bot's model,
+        0: at random); unknown players count as :data:`PRIOR_READER`.
         """
         skill = self.skill
         known = [c for c in hand if self.book.knows(c)]
@@ -144,16 +185,27 @@ class ReadingBot:
         pool = [c for c in self.book.ids if c not in seen and deck_of(c) in decks]
         if len(pool) < HAND:
             pool = [c for c in self.book.ids if c not in hand]
+        trust = np.array(readers if readers is not None else [PRIOR_READER] * (players - 1))
         scored = [
-            (self.success(card, clue, pool, players - 1, per_player), self.rng.random(), card, clue)
+            (self.success(card, clue, pool, trust, per_player), self.rng.random(), card, clue)
             for card, clue in options
         ]
         best = max(scored)
         return best[2], best[3]
 
-    def success(self, card: str, clue: str, pool: list[str], others: int, per_player: int) -> float:
-        """Estimated chance that some but not all of ``others`` listeners find ``card``."""
+    def success(
+        self, card: str, clue: str, pool: list[str], readers: npt.NDArray[np.float64],
+        per_player: int,
+    ) -> float:  # fmt: skip
+        """Estimated chance that some but not all of the other players find ``card``.
+
+        Each listener ``i`` reads like this bot's model with probability ``readers[i]`` and
+        otherwise votes at random; decoys are the best fits of random hands.
+        """
         skill = self.skill
+        others = len(readers)
+        # Sloppier readers at the table also read less sharply when they do read.
+        noise = skill.model_noise + SLOPPY_NOISE * (1.0 - float(readers.mean()) if others else 0.0)
         fits = np.array(self.book.fit(clue, [card, *pool], skill.reading))
         top = float(fits.max())
         if top <= 0 or others < 1:
@@ -165,12 +217,13 @@ class ReadingBot:
         hand = min(HAND, len(rest))
         draws = gen.integers(0, len(rest), size=(skill.tables, others, hand))
         hands = rest[draws]  # (tables, others, hand)
-        noisy = hands + gen.gumbel(size=hands.shape) * skill.model_noise
+        noisy = hands + gen.gumbel(size=hands.shape) * noise
         order = np.argsort(-noisy, axis=2)[:, :, :per_player]
         decoys = np.take_along_axis(hands, order, axis=2).reshape(skill.tables, -1)
         table = np.concatenate([np.full((skill.tables, 1), mine), decoys], axis=1)
-        weights = np.exp((table - 1.0) / skill.model_noise)
-        p = weights[:, 0] / weights.sum(axis=1)
-        voters = others
-        some = 1.0 - p**voters - (1.0 - p) ** voters
+        weights = np.exp((table - 1.0) / noise)
+        p = weights[:, 0] / weights.sum(axis=1)  # (tables,)
+        size = table.shape[1]
+        each = readers[None, :] * p[:, None] + (1.0 - readers[None, :]) / size  # (tables, others)
+        some = 1.0 - each.prod(axis=1) - (1.0 - each).prod(axis=1)
         return float(some.mean())

@@ -24,10 +24,13 @@ class WordVectors:
     def __init__(self, words: list[str], table: npt.NDArray[np.int8]) -> None:
         self.words = words
         self.index = {w: i for i, w in enumerate(words)}
-        self.table = table.astype(np.float32)
-        self.table /= np.linalg.norm(self.table, axis=1, keepdims=True) + 1e-9
+        self.table = table  # int8; rows are scaled at use
+        self.scale = np.concatenate(
+            [1.0 / (np.linalg.norm(table[i : i + 4096].astype(np.float32), axis=1) + 1e-9)
+             for i in range(0, len(table), 4096)]
+        )  # fmt: skip
         self.dims = int(table.shape[1])
-        self._sorted = sorted(words)
+        self._sorted = words if words == sorted(words) else sorted(words)
 
     def row(self, word: str) -> int | None:
         i = self.index.get(word)
@@ -53,7 +56,7 @@ class WordVectors:
             rows = [r for w in content_words(fold(text)) if (r := self.row(w)) is not None]
         if not rows:
             return None
-        v = self.table[rows].mean(axis=0)
+        v = (self.table[rows].astype(np.float32) * self.scale[rows, None]).mean(axis=0)
         norm = float(np.linalg.norm(v))
         return (v / norm).astype(np.float32) if norm > 0 else None
 
