@@ -33,6 +33,8 @@ CONCEPT_SHARE = 0.5  # a match through the concept lexicon
 ASSOCIATION_SHARE = 0.8  # a cue of an association the clue says
 WORDS_HALF = 8.0  # a word-match score this high reads as 0.5 (scores saturate towards 1)
 SEMANTIC_WEIGHT = 1.0
+ASSOCIATIONS_BY_MEANING = 3  # associations a card also gets by likeness of meaning
+ASSOCIATION_LIKENESS = 0.3  # ... when at least this alike (cosine)
 DOC_FIELDS = ("title", "description", "things", "themes", "moods", "keywords")
 CLUE_KINDS = ("title", "things", "themes", "moods", "clues")
 
@@ -128,6 +130,13 @@ class CardBook:
                         self._add(i, name, item, lang)
             self._add_concepts(card)
         self._vectors: WordVectors | None = load()
+        self._assoc_vectors = None
+        if self._vectors is not None:
+            found = [self._vectors.embed(", ".join(a.cues)) for a in ASSOCIATIONS]
+            dims = self._vectors.dims
+            self._assoc_vectors = np.stack(
+                [v if v is not None else np.zeros(dims, np.float32) for v in found]
+            )
         dims = self._vectors.dims if self._vectors else 1
         self._docs = np.zeros((len(self._cards), len(LANGS) + 1, dims), dtype=np.float32)
         for i, card in enumerate(self._cards):
@@ -323,8 +332,14 @@ class CardBook:
             for item in _items(english.get(name))
             for w in content_words(item)
         }
-        out.extend(("association", p) for a in ASSOCIATIONS if a.cue_stems & words
-                   for p in a.clues.get(lang, ()))  # fmt: skip
+        chosen = [a for a in ASSOCIATIONS if a.cue_stems & words]
+        i = self._at.get(card_id)
+        if self._assoc_vectors is not None and i is not None:
+            sims = (self._docs[i] @ self._assoc_vectors.T).max(axis=0)
+            for k in np.argsort(-sims)[:ASSOCIATIONS_BY_MEANING]:
+                if sims[k] >= ASSOCIATION_LIKENESS and ASSOCIATIONS[k] not in chosen:
+                    chosen.append(ASSOCIATIONS[k])
+        out.extend(("association", p) for a in chosen for p in a.clues.get(lang, ()))
         return out
 
 
