@@ -52,8 +52,9 @@ ROOT = Path(__file__).resolve().parents[1]
 LINEUP = 6
 
 
-def load_decks(meta: Path | None) -> dict[str, list[dict[str, Any]]]:
-    """Deck name -> card dicts: every built-in deck with text, or the metadata folder."""
+def load_decks(meta: Path | None, curation: Path | None = None) -> dict[str, list[dict[str, Any]]]:
+    """Deck name -> card dicts: every built-in deck, or the metadata folder (split into the
+    decks of a curation file ``{"cards": [{"plate", "deck"}]}`` when given)."""
     if meta is not None:
         cards = []
         for path in sorted(meta.glob("*.json")):
@@ -65,7 +66,15 @@ def load_decks(meta: Path | None) -> dict[str, list[dict[str, Any]]]:
                 plate = int(data["plate"])
                 cards.append({"id": f"plate-{plate:03}", "text": data["text"],
                               "source": {"plate": plate}})  # fmt: skip
-        return {"meta": cards}
+        if curation is None:
+            return {"meta": cards}
+        deck_of = {c["plate"]: c["deck"] for c in json.loads(curation.read_text("utf-8"))["cards"]}
+        split: dict[str, list[dict[str, Any]]] = {}
+        for card in cards:
+            slug = deck_of.get(card["source"]["plate"])
+            if slug is not None:
+                split.setdefault(slug, []).append(card)
+        return dict(sorted(split.items()))
     decks = {}
     for path in sorted(builtin_root().glob("*/deck.json")):
         deck = json.loads(path.read_text("utf-8"))
@@ -271,6 +280,7 @@ def main(argv: list[str] | None = None) -> int:
         "--clues", type=Path, nargs="*", default=[ROOT / "bench/data/dev_clues.jsonl"]
     )
     parser.add_argument("--meta", type=Path, help="per-plate metadata folder instead of the decks")
+    parser.add_argument("--curation", type=Path, help="with --meta: which plate is in which deck")
     parser.add_argument("--lineups", type=int, default=5)
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--seed", type=int, default=0)
@@ -279,7 +289,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    decks = load_decks(args.meta)
+    decks = load_decks(args.meta, args.curation)
     out: dict[str, Any] = {}
     if "memory" in args.only:  # first: the peak before games inflate it
         out["memory"] = memory(decks)

@@ -88,7 +88,7 @@ def test_storyteller_clues_are_in_the_rooms_language(book: CardBook) -> None:
         bot = make_bot("strong", rng=random.Random(4), lang=lang, book=book)
         assert isinstance(bot, ReadingBot)
         card, clue = bot.choose_clue(hand, 5, 1, set(hand))
-        offered = [phrase for _, phrase in book.phrases(card, lang)]
+        offered = [phrase for _, phrase, _ in book.phrases(card, lang)]
         assert clue in offered, (lang, clue)
 
 

@@ -34,7 +34,7 @@ ASSOCIATION_SHARE = 0.8  # a cue of an association the clue says
 WORDS_HALF = 8.0  # a word-match score this high reads as 0.5 (scores saturate towards 1)
 SEMANTIC_WEIGHT = 1.0
 ASSOCIATIONS_BY_MEANING = 3  # associations a card also gets by likeness of meaning
-ASSOCIATION_LIKENESS = 0.3  # ... when at least this alike (cosine)
+ASSOCIATION_LIKENESS = 0.4  # ... when at least this alike (cosine)
 DOC_FIELDS = ("title", "description", "things", "themes", "moods", "keywords")
 CLUE_KINDS = ("title", "things", "themes", "moods", "clues")
 
@@ -318,29 +318,44 @@ class CardBook:
                 totals[k] += best[k]
         return [t / self._norm[i] if i >= 0 else 0.0 for t, i in zip(totals, at, strict=True)]
 
-    def phrases(self, card_id: str, lang: str) -> list[tuple[str, str]]:
-        """Clue material for the card in ``lang``: (kind, phrase), literal first."""
-        out: list[tuple[str, str]] = []
+    def phrases(self, card_id: str, lang: str) -> list[tuple[str, str, float]]:
+        """Clue material for the card in ``lang``: (kind, phrase, salience), literal first.
+
+        Salience (0-1) says how central the phrase is to the picture: the first things listed,
+        the themes, clues people told and associations sharing the card's words come first;
+        late-listed details and associations found only by likeness of meaning less so.
+        """
+        out: list[tuple[str, str, float]] = []
         fields = self.text(card_id, lang) or {}
         for kind in CLUE_KINDS[:-1]:
-            out.extend((kind, p) for p in _items(fields.get(kind)))
-        out.extend(("clues", c) for c in self.clues(card_id, lang))
+            for n, p in enumerate(_items(fields.get(kind))):
+                out.append((kind, p, _salience(kind, n)))
+        out.extend(("clues", c, 0.9) for c in self.clues(card_id, lang))
         english = self.text(card_id, "en") or {}
-        words = {
-            stem(w, "en")
-            for name in ("title", "things", "themes", "moods", "keywords", "description")
-            for item in _items(english.get(name))
-            for w in content_words(item)
-        }
-        chosen = [a for a in ASSOCIATIONS if a.cue_stems & words]
+        central = [*_items(english.get("title")), *_items(english.get("themes")),
+                   *_items(english.get("moods")), *_items(english.get("keywords"))[:8],
+                   *_items(english.get("things"))[:5]]  # fmt: skip
+        words = {stem(w, "en") for item in central for w in content_words(item)}
+        chosen = [(a, 0.9) for a in ASSOCIATIONS if a.cue_stems & words]
         i = self._at.get(card_id)
         if self._assoc_vectors is not None and i is not None:
             sims = (self._docs[i] @ self._assoc_vectors.T).max(axis=0)
+            have = {id(a) for a, _ in chosen}
             for k in np.argsort(-sims)[:ASSOCIATIONS_BY_MEANING]:
-                if sims[k] >= ASSOCIATION_LIKENESS and ASSOCIATIONS[k] not in chosen:
-                    chosen.append(ASSOCIATIONS[k])
-        out.extend(("association", p) for a in chosen for p in a.clues.get(lang, ()))
+                if sims[k] >= ASSOCIATION_LIKENESS and id(ASSOCIATIONS[k]) not in have:
+                    chosen.append((ASSOCIATIONS[k], 0.6))
+        for assoc, salience in chosen:
+            out.extend(("association", p, salience) for p in assoc.clues.get(lang, ()))
         return out
+
+
+def _salience(kind: str, n: int) -> float:
+    """How central the ``n``-th item of a field is (writers list the main things first)."""
+    if kind == "things":
+        return max(0.3, 1.0 - 0.1 * n)
+    if kind == "themes":
+        return max(0.6, 1.0 - 0.05 * n)
+    return 0.7  # titles and moods
 
 
 @lru_cache(maxsize=8192)

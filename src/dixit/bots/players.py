@@ -24,6 +24,8 @@ from .cardbook import CardBook, Reading
 from .random_bot import words_for
 
 HAND = 6
+MAX_CLUE = 80  # characters: longer phrases are not offered as clues
+SALIENCE = 0.15  # how much a central phrase is preferred over a peripheral one of equal success
 PRIOR_READER = 0.9  # how reliably an unknown player is expected to read
 PRIOR_VOTES = 4.0  # weight of that expectation, in votes
 SLOPPY_NOISE = 0.12  # extra model noise at a table of random readers
@@ -131,15 +133,15 @@ class ReadingBot:
         return tuple(chosen)
 
     # -- storyteller ---------------------------------------------------------------------------
-    def candidates(self, card: str) -> list[tuple[str, str]]:
-        """(kind, clue) in the room's language for one card, literal to abstract, deduplicated."""
+    def candidates(self, card: str) -> list[tuple[str, float]]:
+        """(clue, salience) in the room's language for one card, literal to abstract."""
         seen: set[str] = set()
-        out: list[tuple[str, str]] = []
-        for kind, phrase in self.book.phrases(card, self.lang):
+        out: list[tuple[str, float]] = []
+        for _, phrase, salience in self.book.phrases(card, self.lang):
             key = phrase.strip().lower()
-            if key and key not in seen:
+            if key and key not in seen and len(phrase) <= MAX_CLUE:
                 seen.add(key)
-                out.append((kind, phrase.strip()))
+                out.append((phrase.strip(), salience))
         return out
 
     def tell(self, view: PlayerView) -> tuple[str, str]:
@@ -171,24 +173,30 @@ class ReadingBot:
         if not known:  # no text for any card: a card at random, a word of our own vocabulary
             return self.rng.choice(hand), self.rng.choice(words_for(self.lang))
         cards = self.rng.sample(known, min(skill.tell_cards, len(known)))
-        options: list[tuple[str, str]] = []
+        options: list[tuple[str, str, float]] = []
         for card in cards:
             found = self.candidates(card)
             if len(found) > skill.tell_clues:
                 found = self.rng.sample(found, skill.tell_clues)
-            options.extend((card, clue) for _, clue in found)
+            options.extend((card, clue, salience) for clue, salience in found)
         if not options:
             return self.rng.choice(hand), self.rng.choice(words_for(self.lang))
         if skill.tables <= 0:
-            return self.rng.choice(options)
+            card, clue, _ = self.rng.choice(options)
+            return card, clue
         decks = {deck_of(c) for c in hand}
         pool = [c for c in self.book.ids if c not in seen and deck_of(c) in decks]
         if len(pool) < HAND:
             pool = [c for c in self.book.ids if c not in hand]
         trust = np.array(readers if readers is not None else [PRIOR_READER] * (players - 1))
         scored = [
-            (self.success(card, clue, pool, trust, per_player), self.rng.random(), card, clue)
-            for card, clue in options
+            (
+                self.success(card, clue, pool, trust, per_player) + SALIENCE * salience,
+                self.rng.random(),
+                card,
+                clue,
+            )
+            for card, clue, salience in options
         ]
         best = max(scored)
         return best[2], best[3]
