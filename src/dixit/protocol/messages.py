@@ -16,6 +16,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel
 
+from .codes import ErrorCode, NoticeCode
+
 PROTOCOL_VERSION = 1
 
 MAX_MESSAGE_BYTES = 16 * 1024
@@ -519,12 +521,13 @@ class Ack(ServerModel):
 
 class Error(ServerModel):
     """A rejection. ``code`` is stable (the engine's, e.g. ``action/cannot_vote_own_card``, or
-    the server's: ``room/…``, ``auth/…``, ``command/…``, ``limit/…``); nothing changed."""
+    the server's: ``room/…``, ``auth/…``, ``command/…``, ``limit/…``); nothing changed.
+    ``id``: the command's, when the message could be read that far."""
 
     type: Literal["error"] = "error"
     v: int = PROTOCOL_VERSION
     id: str | None
-    code: str
+    code: ErrorCode
     message: str
 
 
@@ -533,7 +536,7 @@ class Notice(ServerModel):
 
     type: Literal["notice"] = "notice"
     v: int = PROTOCOL_VERSION
-    code: str
+    code: NoticeCode
     message: str
     seat: SeatId | None
 
@@ -549,7 +552,7 @@ class Closed(ServerModel):
 
     type: Literal["closed"] = "closed"
     v: int = PROTOCOL_VERSION
-    code: str
+    code: ErrorCode
     message: str
 
 
@@ -660,7 +663,7 @@ class CaptionsRequest(ClientModel):
 
 
 class ApiError(ServerModel):
-    code: str
+    code: ErrorCode
     message: str
 
 

@@ -9,15 +9,16 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, cast, get_args
 
-from fastapi import FastAPI, File, Form, Request, UploadFile, WebSocket
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi import FastAPI, File, Form, UploadFile, WebSocket
+from fastapi.responses import FileResponse, Response
 
 from dixit.protocol import messages as m
+from dixit.protocol.codes import ErrorCode as Code
 from dixit.protocol.schema import protocol_schema
 from dixit.pubsub import open_pubsub
 from dixit.storage import open_store
 
-from . import errors as err
+from . import http_errors
 from .cards import NotImported, UnknownCard, UnknownDeck, card_source
 from .config import ServerConfig
 from .errors import ServerError
@@ -29,10 +30,7 @@ from .ws import room_socket
 log = logging.getLogger("dixit.server")
 
 ERRORS: dict[int | str, dict[str, Any]] = {
-    400: {"model": m.ApiError},
-    404: {"model": m.ApiError},
-    409: {"model": m.ApiError},
-    503: {"model": m.ApiError},
+    status: {"model": m.ApiError} for status in (400, 403, 404, 409, 413, 422, 503)
 }
 
 
@@ -74,9 +72,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     def hub() -> Hub:
         return state["hub"]
 
-    @app.exception_handler(ServerError)
-    async def server_error(request: Request, error: ServerError) -> JSONResponse:
-        return JSONResponse({"code": error.code, "message": error.message}, error.status)
+    http_errors.install(app)
 
     @app.post("/api/rooms", response_model=m.SeatTicket, responses=ERRORS, tags=["rooms"])
     async def create_room(body: m.CreateRoomRequest) -> m.SeatTicket:
@@ -131,11 +127,11 @@ def create_app(config: ServerConfig) -> FastAPI:
         English) and the credits of illustrated cards. Deck data only; an imported deck's
         captions may change, so it is cached for a short while."""
         if lang not in get_args(m.CardLang):
-            raise ServerError("deck/bad_language", f"no language {lang[:8]!r}", 400)
+            raise ServerError(Code.DECK_BAD_LANGUAGE, f"no language {lang[:8]!r}", 400)
         try:
             words = hub().services.cards.card_words(slug, lang)
         except UnknownDeck:
-            raise ServerError("deck/not_found", f"no deck {slug!r}", 404) from None
+            raise ServerError(Code.DECK_NOT_FOUND, f"no deck {slug!r}", 404) from None
         body = m.DeckCards(
             slug=slug,
             lang=cast(m.CardLang, lang),  # checked above
@@ -168,16 +164,18 @@ def create_app(config: ServerConfig) -> FastAPI:
         readers read); an empty caption removes one. Answers the deck as listed."""
         cards = hub().services.cards
         if not hub().host_of_token(body.token):
-            raise ServerError(err.NOT_HOST, "only a room's host can describe cards", 403)
+            raise ServerError(Code.NOT_HOST, "only a room's host can describe cards", 403)
         try:
             await asyncio.to_thread(cards.set_captions, slug, dict(body.captions))
         except UnknownDeck:
-            raise ServerError("deck/not_found", f"no deck {slug!r}", 404) from None
+            raise ServerError(Code.DECK_NOT_FOUND, f"no deck {slug!r}", 404) from None
         except UnknownCard as missing:
-            raise ServerError("deck/unknown_card", f"no card {missing} in {slug!r}", 400) from None
+            raise ServerError(
+                Code.DECK_UNKNOWN_CARD, f"no card {missing} in {slug!r}", 400
+            ) from None
         except NotImported:
             raise ServerError(
-                "deck/not_imported", "only imported decks take captions", 409
+                Code.DECK_NOT_IMPORTED, "only imported decks take captions", 409
             ) from None
         info = next(d for d in cards.decks() if d.slug == slug)
         return m.DeckInfo(
@@ -199,15 +197,15 @@ def create_app(config: ServerConfig) -> FastAPI:
     ) -> dict[str, object]:
         """A host uploads a deck of their own pictures."""
         if not hub().host_of_token(token):
-            raise ServerError(err.NOT_HOST, "only a room's host can import a deck", 403)
+            raise ServerError(Code.NOT_HOST, "only a room's host can import a deck", 403)
         limit = hub().services.config.limits.max_upload_bytes
         data = await file.read(limit + 1)
         if len(data) > limit:
-            raise ServerError("limit/upload_too_large", f"at most {limit} bytes", 413)
+            raise ServerError(Code.UPLOAD_TOO_LARGE, f"at most {limit} bytes", 413)
         try:
             return await hub().services.cards.import_upload(data, file.filename or "upload", name)
         except Exception as error:
-            raise ServerError(err.UNKNOWN_DECK, f"cannot import: {error}") from None
+            raise ServerError(Code.UNKNOWN_DECK, f"cannot import: {error}") from None
 
     @app.get("/api/protocol/schema", tags=["protocol"])
     async def schema() -> dict[str, Any]:

@@ -9,9 +9,9 @@ import secrets
 
 from dixit.engine import GameError
 from dixit.protocol import messages as m
+from dixit.protocol.codes import ErrorCode as Code
 from dixit.storage import RoomRecord
 
-from . import errors as err
 from .errors import ServerError
 from .records import RoomRecordData
 from .room import Room, Services, rules_from_settings
@@ -71,12 +71,12 @@ class Hub:
     async def require(self, code: str) -> Room:
         room = await self.get(code)
         if room is None:
-            raise ServerError(err.ROOM_NOT_FOUND, f"no room {normalise_code(code)!r}", 404)
+            raise ServerError(Code.ROOM_NOT_FOUND, f"no room {normalise_code(code)!r}", 404)
         return room
 
     def _check_capacity(self) -> None:
         if len(self.rooms) >= self.services.config.limits.max_rooms:
-            raise ServerError(err.ROOMS, "this server is full; try again later", 503)
+            raise ServerError(Code.ROOMS, "this server is full; try again later", 503)
 
     async def create(self, request: m.CreateRoomRequest) -> tuple[Room, m.SeatTicket]:
         self._check_capacity()
@@ -84,13 +84,13 @@ class Hub:
         try:
             rules = rules_from_settings(settings)
         except GameError as error:
-            raise ServerError(error.code, error.message) from None
+            raise ServerError(Code(error.code), error.message) from None
         if settings.bots + 1 > rules.max_players:
-            raise ServerError(err.ROOM_FULL, f"at most {rules.max_players} seats")
+            raise ServerError(Code.ROOM_FULL, f"at most {rules.max_players} seats")
         try:
             self.services.cards.card_ids(list(settings.decks))
         except Exception as error:
-            raise ServerError(err.UNKNOWN_DECK, f"unknown deck {error}") from None
+            raise ServerError(Code.UNKNOWN_DECK, f"unknown deck {error}") from None
         code = await self._fresh_code()
         data = RoomRecordData(
             code=code, seed=secrets.randbits(63), settings=settings.model_dump(mode="json")
@@ -110,7 +110,7 @@ class Hub:
             code = new_room_code()
             if code not in self.rooms and await self.services.store.load_room(code) is None:
                 return code
-        raise ServerError(err.ROOMS, "could not find a free room code", 503)
+        raise ServerError(Code.ROOMS, "could not find a free room code", 503)
 
     async def join(self, code: str, request: m.JoinRoomRequest) -> m.SeatTicket:
         room = await self.require(code)
@@ -130,7 +130,7 @@ class Hub:
         room = await self.require(code)
         async with room.lock:
             if len(room.data.spectators) >= self.services.config.limits.max_spectators:
-                raise ServerError(err.SPECTATORS, "too many spectators in this room", 409)
+                raise ServerError(Code.SPECTATORS, "too many spectators in this room", 409)
             token = new_token()
             room.data.spectators.append(token_hash(token))
             await self.services.store.save_room(RoomRecord(room.code, room.data.to_json()))

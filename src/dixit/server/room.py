@@ -42,8 +42,11 @@ from dixit.engine import (
 from dixit.engine.rules import Rules
 from dixit.engine.serialize import event_from_json, event_to_json
 from dixit.protocol import messages as m
+from dixit.protocol.codes import ErrorCode as Code
+from dixit.protocol.codes import NoticeCode
 from dixit.protocol.convert import (
     ack_json,
+    error_json,
     redact_dict,
     round_dict,
     shared_event_dicts,
@@ -53,7 +56,6 @@ from dixit.protocol.convert import (
 from dixit.pubsub import PubSub, Subscription
 from dixit.storage import EventStore, RoomRecord, StoredEvent, VersionConflict
 
-from . import errors as err
 from .cards import CardSource, UnknownDeck
 from .config import ServerConfig
 from .connection import Connection
@@ -275,7 +277,7 @@ class Room:
         """Seat a new socket (replacing an older one of the same seat) and welcome it."""
         if conn.seat is not None:
             for old in [c for c in self.conns.values() if c.seat == conn.seat]:
-                old.send(m.Closed(code=err.REPLACED, message="this seat connected elsewhere"))
+                old.send(m.Closed(code=Code.REPLACED, message="this seat connected elsewhere"))
                 old.close()
                 del self.conns[old.id]
         self.conns[conn.id] = conn
@@ -385,7 +387,7 @@ class Room:
         for conn in list(self.conns.values()):
             conn.send(text)
 
-    def _close_seat(self, seat_id: str, code: str, message: str) -> None:
+    def _close_seat(self, seat_id: str, code: Code, message: str) -> None:
         for conn in [c for c in self.conns.values() if c.seat == seat_id]:
             conn.send(m.Closed(code=code, message=message))
             conn.close()
@@ -406,10 +408,10 @@ class Room:
             return
         command_id: str | None = getattr(msg, "id", None)
         if isinstance(msg, m.Hello) or command_id is None:
-            conn.send(m.Error(id=None, code="command/malformed", message="already said hello"))
+            conn.send(error_json(None, Code.MALFORMED, "already said hello"))
             return
         if conn.seat is None:
-            conn.send(m.Error(id=command_id, code=err.SPECTATOR, message="spectators watch"))
+            conn.send(error_json(command_id, Code.SPECTATOR, "spectators watch"))
             return
         async with self.lock:
             key = (conn.seat, command_id)
@@ -419,9 +421,7 @@ class Room:
                 return
             seat = self.data.seat(conn.seat)
             if seat is None or seat.left or seat.token_hash != conn.token_hash:
-                conn.send(
-                    m.Error(id=command_id, code=err.BAD_TOKEN, message="not your seat any more")
-                )
+                conn.send(error_json(command_id, Code.BAD_TOKEN, "not your seat any more"))
                 return
             try:
                 try:
@@ -436,18 +436,16 @@ class Room:
                     seat = self.data.seat(conn.seat) or seat
                     version = await self._dispatch(seat, msg, command_id)
             except (GameError, ServerError) as error:
-                conn.send(m.Error(id=command_id, code=error.code, message=error.message))
+                conn.send(error_json(command_id, error.code, error.message))
                 return
             except VersionConflict:
                 await self._sync_from_store()
-                conn.send(
-                    m.Error(id=command_id, code=err.CONFLICT, message="the game moved on; retry")
-                )
+                conn.send(error_json(command_id, Code.CONFLICT, "the game moved on; retry"))
                 return
             self.seen[key] = version
             conn.send(ack_json(command_id, version, False))
             if isinstance(msg, m.Leave):
-                self._close_seat(seat.id, err.LEFT, "you left the room")
+                self._close_seat(seat.id, Code.LEFT, "you left the room")
 
     async def _dispatch(self, seat: SeatRecord, msg: m.ClientModel, command_id: str) -> int:
         if isinstance(msg, m.GiveClue):
@@ -462,7 +460,7 @@ class Room:
             return await self._leave(seat)
         # Everything else is the host's.
         if seat.id != self.data.host:
-            raise ServerError(err.NOT_HOST, "only the host can do that", 403)
+            raise ServerError(Code.NOT_HOST, "only the host can do that", 403)
         if isinstance(msg, m.StartGame):
             return await self._start(seat, command_id)
         if isinstance(msg, m.UpdateSettings):
@@ -479,14 +477,14 @@ class Room:
             return await self._end_game(seat, command_id)
         if isinstance(msg, m.Rematch):
             return await self._rematch()
-        raise ServerError("command/unknown_type", f"unexpected {type(msg).__name__}")
+        raise ServerError(Code.UNKNOWN_TYPE, f"unexpected {type(msg).__name__}")
 
     async def _play(self, seat: SeatRecord, command: Command, command_id: str) -> int:
         if self.data.status != "playing":
-            raise ServerError(err.NOT_PLAYING, "no game is being played")
+            raise ServerError(Code.NOT_PLAYING, "no game is being played")
         if seat.is_bot:
             raise ServerError(
-                err.SEAT_IS_BOT, "a computer player plays your seat now; ask the host"
+                Code.SEAT_IS_BOT, "a computer player plays your seat now; ask the host"
             )
         return await self._apply(command, command_id, seat.id)
 
@@ -548,11 +546,11 @@ class Room:
     def add_person(self, name: str, colour: str | None, token: str) -> SeatRecord:
         """A new seat for a person (the caller saves). Lobby only."""
         if self.data.status != "lobby":
-            raise ServerError(err.NOT_IN_LOBBY, "the game has started; watch instead", 409)
+            raise ServerError(Code.NOT_IN_LOBBY, "the game has started; watch instead", 409)
         if len(self.data.seats) >= self.seat_limit():
-            raise ServerError(err.ROOM_FULL, "every seat is taken", 409)
+            raise ServerError(Code.ROOM_FULL, "every seat is taken", 409)
         if colour is not None and any(s.colour == colour for s in self.data.seats):
-            raise ServerError(err.COLOUR_TAKEN, f"the {colour} rabbit is taken", 409)
+            raise ServerError(Code.COLOUR_TAKEN, f"the {colour} rabbit is taken", 409)
         seat = SeatRecord(
             id=f"p{self.data.next_seat}",
             name=name.strip() or "Player",
@@ -567,7 +565,7 @@ class Room:
 
     def add_computer(self) -> SeatRecord:
         if len(self.data.seats) >= self.seat_limit():
-            raise ServerError(err.ROOM_FULL, "every seat is taken", 409)
+            raise ServerError(Code.ROOM_FULL, "every seat is taken", 409)
         number = sum(1 for s in self.data.seats if s.token_hash is None and s.is_bot) + 1
         seat = SeatRecord(
             id=f"p{self.data.next_seat}",
@@ -589,18 +587,18 @@ class Room:
     async def _set_profile(self, seat: SeatRecord, msg: m.SetProfile) -> int:
         if msg.colour is not None and msg.colour != seat.colour:
             if any(s.colour == msg.colour for s in self.data.seats if s.id != seat.id):
-                raise ServerError(err.COLOUR_TAKEN, f"the {msg.colour} rabbit is taken")
+                raise ServerError(Code.COLOUR_TAKEN, f"the {msg.colour} rabbit is taken")
             seat.colour = msg.colour
         if msg.name is not None:
             name = msg.name.strip()
             if not name:
-                raise ServerError("command/malformed", "a name cannot be blank")
+                raise ServerError(Code.MALFORMED, "a name cannot be blank")
             seat.name = name
         return await self._save()
 
     def _require_lobby(self) -> None:
         if self.data.status != "lobby":
-            raise ServerError(err.NOT_IN_LOBBY, "only in the lobby, before the game starts")
+            raise ServerError(Code.NOT_IN_LOBBY, "only in the lobby, before the game starts")
 
     async def _update_settings(self, settings: m.RoomSettings) -> int:
         self._require_lobby()
@@ -609,9 +607,9 @@ class Room:
         try:
             self.services.cards.card_ids(list(settings.decks))
         except UnknownDeck as unknown:
-            raise ServerError(err.UNKNOWN_DECK, f"unknown deck {unknown}") from None
+            raise ServerError(Code.UNKNOWN_DECK, f"unknown deck {unknown}") from None
         if len(self.data.seats) > rules.max_players:
-            raise ServerError(err.ROOM_FULL, f"{len(self.data.seats)} seats are taken already")
+            raise ServerError(Code.ROOM_FULL, f"{len(self.data.seats)} seats are taken already")
         self.settings = settings
         self.data.settings = settings.model_dump(mode="json")
         return await self._save()
@@ -627,13 +625,13 @@ class Room:
         players = tuple(s.id for s in self.data.seats)
         if len(players) < rules.min_players:
             raise ServerError(
-                err.TOO_FEW_PLAYERS,
+                Code.TOO_FEW_PLAYERS,
                 f"{rules.min_players} players are needed, {len(players)} seated",
             )
         try:
             deck = self.services.cards.card_ids(list(self.settings.decks))
         except UnknownDeck as unknown:
-            raise ServerError(err.UNKNOWN_DECK, f"unknown deck {unknown}") from None
+            raise ServerError(Code.UNKNOWN_DECK, f"unknown deck {unknown}") from None
         first: str | None = None
         if self.settings.first_storyteller == "host":
             first = host.id
@@ -664,13 +662,13 @@ class Room:
     async def _kick(self, host: SeatRecord, seat_id: str) -> int:
         target = self.data.seat(seat_id)
         if target is None:
-            raise ServerError(err.UNKNOWN_SEAT, f"no seat {seat_id!r}")
+            raise ServerError(Code.UNKNOWN_SEAT, f"no seat {seat_id!r}")
         if target.id == host.id:
-            raise ServerError(err.UNKNOWN_SEAT, "to leave your own seat, use leave")
+            raise ServerError(Code.UNKNOWN_SEAT, "to leave your own seat, use leave")
         if self.data.status != "lobby" and target.token_hash is None:
-            raise ServerError(err.NOT_IN_LOBBY, "a computer player keeps its seat until the end")
+            raise ServerError(Code.NOT_IN_LOBBY, "a computer player keeps its seat until the end")
         self._remove_or_hand_to_bot(target)
-        self._close_seat(seat_id, err.KICKED, "the host removed you from the room")
+        self._close_seat(seat_id, Code.KICKED, "the host removed you from the room")
         return await self._save()
 
     async def _leave(self, seat: SeatRecord) -> int:
@@ -680,9 +678,9 @@ class Room:
     async def _set_bot(self, seat_id: str, bot: bool) -> int:
         target = self.data.seat(seat_id)
         if target is None:
-            raise ServerError(err.UNKNOWN_SEAT, f"no seat {seat_id!r}")
+            raise ServerError(Code.UNKNOWN_SEAT, f"no seat {seat_id!r}")
         if not bot and target.token_hash is None:
-            raise ServerError(err.UNKNOWN_SEAT, "no person holds this seat to give it back to")
+            raise ServerError(Code.UNKNOWN_SEAT, "no person holds this seat to give it back to")
         target.is_bot = bot
         target.bot_kind = "random" if bot else None
         return await self._save()
@@ -690,19 +688,19 @@ class Room:
     async def _transfer_host(self, seat_id: str) -> int:
         target = self.data.seat(seat_id)
         if target is None or target.token_hash is None or target.left:
-            raise ServerError(err.UNKNOWN_SEAT, "the host must be a person in the room")
+            raise ServerError(Code.UNKNOWN_SEAT, "the host must be a person in the room")
         self.data.host = target.id
         return await self._save()
 
     async def _end_game(self, host: SeatRecord, command_id: str | None) -> int:
         """The engine ends the game (the leaders win); the log records it like any move."""
         if self.data.status != "playing" or self.state is None:
-            raise ServerError(err.NOT_PLAYING, "no game is being played")
+            raise ServerError(Code.NOT_PLAYING, "no game is being played")
         return await self._apply(EndGame(), command_id, host.id)
 
     async def _rematch(self) -> int:
         if self.data.status != "over":
-            raise ServerError(err.NOT_OVER, "a rematch follows a finished game")
+            raise ServerError(Code.NOT_OVER, "a rematch follows a finished game")
         self.data.status = "lobby"
         self.data.game_number += 1
         self.data.seats = [s for s in self.data.seats if not s.left]
@@ -781,7 +779,7 @@ class Room:
                 name = seat.name if seat else seat_id
                 self.broadcast(
                     m.Notice(
-                        code="timer/auto_played",
+                        code=NoticeCode.AUTO_PLAYED,
                         message=f"Time ran out: a computer player played for {name}.",
                         seat=seat_id,
                     )
