@@ -87,8 +87,9 @@ describe("reducer", () => {
     let s = run([{ kind: "server", msg: { type: "closed", v: 1, code: "room/kicked", message: "bye" } }]);
     expect(s.closed?.code).toBe("room/kicked");
     expect(s.conn).toBe("closed");
-    for (let i = 0; i < 5; i++) s = reduce(s, { kind: "server", msg: { type: "notice", v: 1, code: `n${i}`, message: "", seat: null } });
-    expect(s.notices.map((n) => n.code)).toEqual(["n2", "n3", "n4"]);
+    const codes = ["timer/auto_played", "seat/autoplayed", "seat/reclaimed", "timer/auto_played", "seat/autoplayed"] as const;
+    for (let i = 0; i < 5; i++) s = reduce(s, { kind: "server", msg: { type: "notice", v: 1, code: codes[i]!, message: `m${i}`, seat: null } });
+    expect(s.notices.map((n) => n.message)).toEqual(["m2", "m3", "m4"]);
   });
 });
 
