@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from e2e_helpers import DESKTOP, PHONE, Player, api, messages, open_player
+from e2e_helpers import DESKTOP, PHONE, Player, api, assert_accessible, messages, open_player
 from e2e_server import committed_decks, illustrated_fixture, start_server, stop_server
 from playwright.sync_api import expect
 
@@ -74,6 +74,7 @@ def test_home_picks_decks_with_previews_and_count(
     src = story.locator(".deck-preview img").first.get_attribute("src") or ""
     assert re.fullmatch(r"/cards/storybook-1-[0-9a-f]{12}", src), src
     expect(page.get_by_test_id("deck-total")).to_have_text("84 cards in the game")
+    assert_accessible(page)
     page.locator("[data-testid=deck][data-slug=default-2] [data-testid=deck-check]").check()
     expect(page.get_by_test_id("deck-total")).to_have_text("168 cards in the game")
     page.get_by_test_id("name").fill("Ann")
@@ -104,11 +105,13 @@ def test_card_text_and_credits_in_the_viewers_language(opened: Any, decks_server
     caption = page.get_by_test_id("zoom-caption")
     expect(caption.locator(".zoom-title")).to_have_text(re.compile(r"^\[it\] "))
     expect(caption.locator(".zoom-text")).to_have_text(re.compile(r"^\[it\] "))
+    assert_accessible(page)
     expect(page.get_by_test_id("zoom-credit")).to_contain_text(
         re.compile(r"Artist \d — Book \d \(1910\)")
     )
     page.get_by_test_id("deck-credits").click()
     expect(page.get_by_test_id("credit")).to_have_count(84)
+    assert_accessible(page)
     expect(page.get_by_test_id("credits").get_by_role("heading")).to_have_text(
         messages("it")["credits.title"]
     )
@@ -149,6 +152,7 @@ def test_host_uploads_pictures_and_describes_them(
     expect(page.get_by_test_id("upload-status")).to_contain_text("3 cards added")
     inputs = page.get_by_test_id("caption-input")
     expect(inputs).to_have_count(3)
+    assert_accessible(page)
     # Chosen at once, and said plainly: computer players cannot read these three.
     expect(page.get_by_test_id("deck-total")).to_have_text("87 cards in the game")
     expect(page.get_by_test_id("bots-blind")).to_contain_text("3 of these cards")
@@ -176,6 +180,7 @@ def test_unknown_addresses_say_so_at_once(opened: Any, viewport: Any) -> None:
     page.goto("/r/QQQQQQ")
     expect(page.get_by_test_id("not-found")).to_contain_text("There is no room QQQQQQ.")
     expect(page.get_by_test_id("name")).to_have_count(0)  # no join form to fill in vain
+    assert_accessible(page)
     page.get_by_test_id("go-home").click()
     expect(page.get_by_test_id("create")).to_be_visible()
 
