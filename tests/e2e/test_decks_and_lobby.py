@@ -254,3 +254,24 @@ def test_more_options_are_not_cut_off(opened: Any, viewport: Any) -> None:
                 return need <= e.clientWidth; }"""
         )
         assert fits, text
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP, TV], ids=["phone", "desktop", "tv"])
+def test_lobby_says_the_rules_before_start(opened: Any, decks_server: str, viewport: Any) -> None:
+    en = messages("en")
+    p = opened("Ann", viewport=viewport)
+    ticket = seat_in_room(p, decks_server, bots=2, timers={"clue": 90, "vote": 45})
+    p.page.goto(f"/r/{ticket['code']}")
+    summary = p.page.get_by_test_id("rules-summary")
+    expect(summary).to_contain_text(en["summary.classic"])
+    expect(summary).to_contain_text(en["summary.three"])  # 3 seats: the 3-player variant
+    expect(summary).to_contain_text(en["summary.lone"])
+    expect(summary).to_contain_text("Clue 90 s, Vote 45 s")
+    q = opened("Bo", viewport=viewport)
+    ticket = seat_in_room(q, decks_server, edition="2021", bots=4, end_at_score=20)
+    q.page.goto(f"/r/{ticket['code']}")
+    summary = q.page.get_by_test_id("rules-summary")
+    expect(summary).to_contain_text(en["summary.2021"])
+    expect(summary).to_contain_text(en["summary.endAt"].replace("{n}", "20"))
+    expect(summary).to_contain_text(en["summary.noTimers"])
+    expect(summary).not_to_contain_text(en["summary.three"])
