@@ -12,7 +12,8 @@ export function RulesSummary({ settings, players }: { settings: RoomSettings; pl
   const lines: string[] = [t(`summary.${edition}`)];
   if (players === 3) lines.push(t("summary.three"));
   if (lone) lines.push(t("summary.lone"));
-  if (settings.end_at_score) lines.push(t("summary.endAt", { n: settings.end_at_score }));
+  const endAt = settings.end_at_score ?? (edition === "2021" ? 30 : null);
+  if (endAt) lines.push(t("summary.endAt", { n: endAt }));
   if (settings.max_rounds) lines.push(t("summary.maxRounds", { n: settings.max_rounds }));
   lines.push(
     timed.length === 0
