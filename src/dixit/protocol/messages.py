@@ -30,6 +30,10 @@ RabbitColour = Literal["red", "orange", "yellow", "green", "blue", "purple", "pi
 Edition = Literal["classic", "2021"]
 FirstStoryteller = Literal["claim", "random", "host"]
 RoomStatus = Literal["lobby", "playing", "over"]
+Language = Literal["it", "pl", "es", "pt", "fr", "en"]
+BotLevel = Literal["random", "easy", "medium", "strong"]
+BOT_LEVELS: tuple[BotLevel, ...] = ("random", "easy", "medium", "strong")
+DEFAULT_BOT_LEVEL: BotLevel = "medium"
 PhaseName = Literal["setup", "clue", "submit", "vote", "over"]
 Role = Literal["player", "spectator"]
 
@@ -85,6 +89,9 @@ class RoomSettings(ClientModel):
     )
     first_storyteller: FirstStoryteller = "claim"
     clue_max_length: Annotated[int, Field(ge=1, le=MAX_CLUE_LENGTH)] | None = None
+    language: Language = Field(
+        default="en", description="the room's language: computer players tell clues in it"
+    )
 
 
 # --------------------------------------------------------------------------- client → server
@@ -99,6 +106,10 @@ class Hello(ClientModel):
     since: Annotated[int, Field(ge=0)] | None = None
     game: Annotated[int, Field(ge=1)] | None = Field(
         default=None, description="the room's game_number that ``since`` refers to"
+    )
+    events: bool = Field(
+        default=False,
+        description="also send the redacted events behind each change (default: views only)",
     )
 
 
@@ -144,11 +155,22 @@ class UpdateSettings(ClientModel):
 
 
 class AddBot(ClientModel):
-    """Host, in the lobby: seat a computer player."""
+    """Host, in the lobby: seat a computer player of ``level``."""
 
     type: Literal["add_bot"] = "add_bot"
     v: int = PROTOCOL_VERSION
     id: CommandId
+    level: BotLevel = DEFAULT_BOT_LEVEL
+
+
+class SetBotLevel(ClientModel):
+    """Host: change how well the computer player in seat ``player`` plays (lobby or game)."""
+
+    type: Literal["set_bot_level"] = "set_bot_level"
+    v: int = PROTOCOL_VERSION
+    id: CommandId
+    player: SeatId
+    level: BotLevel
 
 
 class StartGame(ClientModel):
@@ -231,6 +253,7 @@ ClientMessageUnion = Annotated[
     | SetProfile
     | UpdateSettings
     | AddBot
+    | SetBotLevel
     | StartGame
     | Kick
     | SetBot
@@ -443,9 +466,16 @@ class Seat(ServerModel):
     colour: RabbitColour
     is_host: bool
     is_bot: bool = Field(description="a computer player plays this seat now")
-    bot_kind: str | None = Field(description="which computer player ('random'), if any")
+    bot_kind: str | None = Field(description="which computer player, if any (its level)")
+    bot_level: BotLevel | None = Field(
+        description="the level of the computer player playing this seat now; null for a person"
+    )
     connected: bool
     left: bool = Field(description="the person left or was kicked; a computer player took over")
+    autoplay: bool = Field(
+        description="a person's seat the computer plays while they are away (the timer ran "
+        "out, or the host handed it over); they get it back by reconnecting"
+    )
 
 
 class Deadline(ServerModel):
@@ -468,6 +498,10 @@ class RoomState(ServerModel):
     settings: RoomSettings
     deadline: Deadline | None
     version: int = Field(description="the game's version (0 before the first game starts)")
+    bots_can_read: bool = Field(
+        description="the room's decks have card descriptions computer players can read "
+        "(false: they play a weaker strategy, e.g. an imported deck without captions)"
+    )
 
 
 class You(ServerModel):
@@ -677,6 +711,7 @@ CLIENT_MESSAGE_TYPES: dict[str, type[ClientModel]] = {
         SetProfile,
         UpdateSettings,
         AddBot,
+        SetBotLevel,
         StartGame,
         Kick,
         SetBot,

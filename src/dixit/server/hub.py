@@ -12,6 +12,7 @@ from dixit.protocol import messages as m
 from dixit.protocol.codes import ErrorCode as Code
 from dixit.storage import RoomRecord
 
+from . import lobby
 from .errors import ServerError
 from .records import RoomRecordData
 from .room import Room, Services, rules_from_settings
@@ -95,12 +96,14 @@ class Hub:
         data = RoomRecordData(
             code=code, seed=secrets.randbits(63), settings=settings.model_dump(mode="json")
         )
-        room = Room(data, self.services)
         token = new_token()
-        seat = room.add_person(request.name, request.colour, token)
+        data, seat = lobby.add_person(
+            data, request.name, request.colour, token_hash(token), rules.max_players
+        )
         for _ in range(settings.bots):
-            room.add_computer()
+            data, _ = lobby.add_computer(data, m.DEFAULT_BOT_LEVEL, rules.max_players)
         await self.services.store.save_room(RoomRecord(code, data.to_json()))
+        room = Room(data, self.services)
         await room.listen()
         self.rooms[code] = room
         return room, _ticket(code, token, "player", seat.id)
@@ -114,27 +117,21 @@ class Hub:
 
     async def join(self, code: str, request: m.JoinRoomRequest) -> m.SeatTicket:
         room = await self.require(code)
+        token = new_token()
         async with room.lock:
-            token = new_token()
-            seat = room.add_person(request.name, request.colour, token)
-            try:
-                await self.services.store.save_room(RoomRecord(room.code, room.data.to_json()))
-            except BaseException:
-                room.data.seats.remove(seat)
-                room.data.next_seat -= 1
-                raise
-            await room.notify_joined()
+            limit = rules_from_settings(room.settings).max_players
+            data, seat = lobby.add_person(
+                room.data, request.name, request.colour, token_hash(token), limit
+            )
+            await room.commit(data)
         return _ticket(room.code, token, "player", seat.id)
 
     async def spectate(self, code: str) -> m.SeatTicket:
         room = await self.require(code)
+        token = new_token()
         async with room.lock:
-            if len(room.data.spectators) >= self.services.config.limits.max_spectators:
-                raise ServerError(Code.SPECTATORS, "too many spectators in this room", 409)
-            token = new_token()
-            room.data.spectators.append(token_hash(token))
-            await self.services.store.save_room(RoomRecord(room.code, room.data.to_json()))
-            await room.notify_joined()
+            limit = self.services.config.limits.max_spectators
+            await room.commit(lobby.add_spectator(room.data, token_hash(token), limit))
         return _ticket(room.code, token, "spectator", None)
 
     def host_of_token(self, token: str) -> bool:

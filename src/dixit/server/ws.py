@@ -80,7 +80,8 @@ async def _await_hello(ws: WebSocket, conn: Connection, room: Room, timeout: flo
                 return False
             conn.role, conn.seat = who
             conn.token_hash = token_hash(msg.token)
-            room.attach(conn, msg.since, msg.game)
+            conn.events = msg.events
+            await room.attach(conn, msg.since, msg.game)
             return True
 
 
