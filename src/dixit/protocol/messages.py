@@ -625,7 +625,6 @@ class SeatTicket(ServerModel):
     ws: str = Field(description="the WebSocket path: /ws/CODE")
 
 
-CardLang = Literal["it", "pl", "es", "pt", "fr", "en"]
 MAX_CAPTION_LENGTH = 200
 
 
@@ -681,7 +680,7 @@ class DeckCards(ServerModel):
     hashes, so clients may cache it."""
 
     slug: str
-    lang: CardLang
+    lang: Language
     cards: list[CardText]
 
 

@@ -126,7 +126,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         """A deck's cards with their words in ``lang`` (it, pl, es, pt, fr, en; fallback
         English) and the credits of illustrated cards. Deck data only; an imported deck's
         captions may change, so it is cached for a short while."""
-        if lang not in get_args(m.CardLang):
+        if lang not in get_args(m.Language):
             raise ServerError(Code.DECK_BAD_LANGUAGE, f"no language {lang[:8]!r}", 400)
         try:
             words = hub().services.cards.card_words(slug, lang)
@@ -134,7 +134,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             raise ServerError(Code.DECK_NOT_FOUND, f"no deck {slug!r}", 404) from None
         body = m.DeckCards(
             slug=slug,
-            lang=cast(m.CardLang, lang),  # checked above
+            lang=cast(m.Language, lang),  # checked above
             cards=[
                 m.CardText(
                     id=w.id,

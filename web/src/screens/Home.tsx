@@ -47,7 +47,7 @@ export function maxBots(edition: "classic" | "2021", maxPlayers: number | null):
 }
 
 export function Home() {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const [name, setName] = useState(rememberedName());
   const [code, setCode] = useState("");
   const [edition, setEdition] = useState<"classic" | "2021">("classic");
@@ -82,6 +82,8 @@ export function Home() {
     bots: Math.min(bots, botCap),
     first_storyteller: first,
     clue_max_length: num(clueMax),
+    // Computer players tell their clues in the language of whoever opens the room.
+    language: lang,
   });
 
   async function go(action: "create" | "join") {

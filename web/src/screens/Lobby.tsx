@@ -6,9 +6,10 @@ import { RabbitIcon } from "../components/Rabbit";
 import { RABBIT_HEX, rabbitHex } from "../components/colors";
 import { useI18n } from "../i18n/context";
 import { api } from "../net/api";
-import type { CommandBody, Send } from "../net/socket";
+import type { Send } from "../net/socket";
 import { loadTicket } from "../net/tickets";
-import type { DeckInfo, RoomState, Seat } from "../protocol";
+import { LANGUAGES, LANGUAGE_NAMES, type Lang } from "../i18n";
+import type { DeckInfo } from "../protocol";
 import type { ClientState } from "../state/reducer";
 import { isPending } from "../state/reducer";
 import { RulesSummary } from "./RulesSummary";
@@ -19,24 +20,6 @@ export function joinUrl(code: string): string {
 
 export const BOT_LEVELS = ["random", "easy", "medium", "strong"] as const;
 export type BotLevel = (typeof BOT_LEVELS)[number];
-
-/** A seat's computer level, where the server tells it (null for people). */
-function botLevel(seat: Seat): BotLevel | null {
-  const level = (seat as Seat & { bot_level?: string | null }).bot_level;
-  return BOT_LEVELS.find((l) => l === level) ?? null;
-}
-
-/** Whether the server knows computer levels (every seat then carries "bot_level"). */
-function levelsKnown(room: RoomState): boolean {
-  return room.seats.some((s) => "bot_level" in s);
-}
-
-/** Whether computer players can read every chosen card: the room's word where it gives it. */
-function botsCanRead(room: RoomState, decks: readonly DeckInfo[]): boolean {
-  const said = (room as RoomState & { bots_can_read?: boolean }).bots_can_read;
-  if (typeof said === "boolean") return said;
-  return undescribed(chosenOrDefault(room.settings.decks ?? [], decks), decks) === 0;
-}
 
 /** Copy the link; where the clipboard is not allowed (plain http on a LAN), select it instead. */
 async function copyLink(input: HTMLInputElement | null, url: string): Promise<"copied" | "selected"> {
@@ -72,7 +55,6 @@ export function Lobby({ state, send }: { state: ClientState; send: Send }) {
   const isHost = Boolean(you?.is_host);
   const url = joinUrl(room.code);
   const s = room.settings;
-  const levels = levelsKnown(room);
   const token = isHost ? loadTicket(room.code)?.token ?? null : null;
   const chosen = chosenOrDefault(s.decks ?? [], decks);
   const hasBots = room.seats.some((x) => x.is_bot);
@@ -86,10 +68,11 @@ export function Lobby({ state, send }: { state: ClientState; send: Send }) {
     setTimeout(() => setCopied(null), 4000);
   }
   const chooseDecks = (slugs: string[]) => send({ type: "update_settings", settings: { ...s, decks: slugs } });
-  const addBot = () => send((levels ? { type: "add_bot", level } : { type: "add_bot" }) as CommandBody);
-  const setBotLevel = (seat: string, l: BotLevel) => send({ type: "set_bot_level", player: seat, level: l } as unknown as CommandBody);
+  const addBot = () => send({ type: "add_bot", level });
+  const setBotLevel = (seat: string, l: BotLevel) => send({ type: "set_bot_level", player: seat, level: l });
+  const setLanguage = (language: Lang) => send({ type: "update_settings", settings: { ...s, language } });
   const importable = decks.filter((d) => d.kind === "imported" && chosen.includes(d.slug));
-  const canRead = decks.length === 0 || botsCanRead(room, decks);
+  const canRead = room.bots_can_read;
 
   return (
     <main class="lobby" data-testid="lobby">
@@ -109,7 +92,7 @@ export function Lobby({ state, send }: { state: ClientState; send: Send }) {
         <h2>{t("lobby.players", { n: room.seats.length })}</h2>
         <ul class="seats" data-testid="seats">
           {room.seats.map((seat) => {
-            const seatLevel = botLevel(seat);
+            const seatLevel = seat.bot_level;
             return (
               <li key={seat.id} class={`seat${seat.connected || seat.is_bot ? "" : " is-offline"}`} data-testid="seat">
                 <RabbitIcon color={rabbitHex(seat.colour)} size={34} />
@@ -145,16 +128,24 @@ export function Lobby({ state, send }: { state: ClientState; send: Send }) {
           </fieldset>
         ) : null}
         <RulesSummary settings={s} players={room.seats.length} />
+        {isHost ? (
+          <label class="field field--inline room-language">
+            <span>{t("lobby.language")}</span>
+            <select value={s.language ?? "en"} onChange={(e) => setLanguage(e.currentTarget.value as Lang)} data-testid="room-language">
+              {LANGUAGES.map((l) => <option key={l} value={l}>{LANGUAGE_NAMES[l]}</option>)}
+            </select>
+          </label>
+        ) : null}
         {!canRead && (hasBots || isHost) ? (
           <p class="alert alert--soft" role="note" data-testid="bots-blind">
-            {t("lobby.botsBlind", { n: undescribed(chosen, decks) })}
+            {t("lobby.botsBlind", { n: Math.max(1, undescribed(chosen, decks)) })}
           </p>
         ) : null}
         {isHost ? (
           <div class="host-actions">
             <div class="add-bot">
               <button type="button" class="btn" onClick={addBot} data-testid="add-bot">+ {t("lobby.addBot")}</button>
-              {levels ? <LevelSelect value={level} onChange={setLevel} label={t("bot.levelNew")} testid="add-bot-level" /> : null}
+              <LevelSelect value={level} onChange={setLevel} label={t("bot.levelNew")} testid="add-bot-level" />
             </div>
             <button type="button" class="btn btn-primary btn-big" onClick={() => send({ type: "start_game" })} disabled={isPending(state, "start_game")} data-testid="start">{t("lobby.start")}</button>
           </div>
