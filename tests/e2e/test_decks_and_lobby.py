@@ -276,3 +276,66 @@ def test_lobby_says_the_rules_before_start(opened: Any, decks_server: str, viewp
     expect(summary).to_contain_text(en["summary.noTimers"])
     expect(summary).not_to_contain_text(en["summary.three"])
     expect(summary).not_to_contain_text("30")  # the room's own goal, not the edition's
+
+
+def test_host_chooses_and_changes_computer_levels(opened: Any, decks_server: str) -> None:
+    ann = opened("Ann", viewport=PHONE)
+    ticket = seat_in_room(ann, decks_server, bots=1)
+    code = ticket["code"]
+    page = ann.page
+    page.goto(f"/r/{code}")
+    page.get_by_test_id("add-bot-level").select_option("strong")
+    page.get_by_test_id("add-bot").click()
+    levels = page.get_by_test_id("seat-level")
+    expect(levels).to_have_count(2)
+    expect(levels.nth(1)).to_have_value("strong")
+    expect(levels.nth(0)).to_have_value("medium")
+    levels.nth(0).select_option("easy")
+    expect(levels.nth(0)).to_have_value("easy")
+    seats = api(decks_server, "GET", f"/api/rooms/{code}")["seats"]
+    assert [s["bot_level"] for s in seats] == [None, "easy", "strong"]
+    # Another player sees the levels, and cannot change them.
+    bo = opened("Bo", viewport=PHONE)
+    bo.page.goto(f"/r/{code}")
+    bo.page.get_by_test_id("name").fill("Bo")
+    bo.page.get_by_test_id("join").click()
+    expect(bo.page.get_by_test_id("bot-badge")).to_have_text(
+        ["Computer · Easy", "Computer · Strong"]
+    )
+    expect(bo.page.get_by_test_id("seat-level")).to_have_count(0)
+    # The room's clue language follows its creator's, and the host can change it.
+    assert api(decks_server, "GET", f"/api/rooms/{code}")["settings"]["language"] == "en"
+    page.get_by_test_id("room-language").select_option("it")
+    expect(page.get_by_test_id("room-language")).to_have_value("it")
+    assert api(decks_server, "GET", f"/api/rooms/{code}")["settings"]["language"] == "it"
+
+
+def test_a_seat_handed_to_the_computer_comes_back(opened: Any, decks_server: str) -> None:
+    en = messages("en")
+    ann = opened("Ann", viewport=PHONE)
+    ticket = seat_in_room(ann, decks_server, bots=1, first_storyteller="host")
+    code = ticket["code"]
+    ann.page.goto(f"/r/{code}")
+    bo = opened("Bo", viewport=PHONE)
+    bo.page.goto(f"/r/{code}")
+    bo.page.get_by_test_id("name").fill("Bo")
+    bo.page.get_by_test_id("join").click()
+    expect(ann.page.get_by_test_id("seat")).to_have_count(3)
+    ann.page.get_by_test_id("start").click()
+    expect(ann.page.locator("[data-testid=banner][data-turn=yourClue]")).to_be_visible()
+    ann.page.locator("[data-testid=hand] button.card-face:not([disabled])").first.click()
+    ann.page.get_by_test_id("clue-input").fill("a seat kept warm")
+    ann.page.get_by_test_id("tell").click()
+    expect(bo.page.locator("[data-testid=banner][data-turn=yourSubmit]")).to_be_visible()
+    bo.page.context.set_offline(True)  # Bo's phone drops out
+    ann.page.get_by_test_id("host-controls").locator("summary").click()
+    ann.page.get_by_role("button", name="Let the computer play for Bo").click()
+    autoplayed = en["notice.seat/autoplayed"].replace("{name}", "Bo")
+    expect(ann.page.get_by_test_id("notice")).to_have_text(autoplayed)
+    bo.page.context.set_offline(False)  # back: the seat is Bo's again, and everyone is told
+    expect(ann.page.get_by_test_id("notice")).to_have_text(
+        en["notice.seat/reclaimed"].replace("{name}", "Bo")
+    )
+    bo_name = ann.page.locator(".player-name", has_text=re.compile("^Bo$"))
+    bo_row = ann.page.get_by_test_id("player").filter(has=bo_name)
+    expect(bo_row.locator(".badge", has_text="computer")).to_have_count(0)

@@ -72,7 +72,10 @@ export function Lobby({ state, send }: { state: ClientState; send: Send }) {
   const setBotLevel = (seat: string, l: BotLevel) => send({ type: "set_bot_level", player: seat, level: l });
   const setLanguage = (language: Lang) => send({ type: "update_settings", settings: { ...s, language } });
   const importable = decks.filter((d) => d.kind === "imported" && chosen.includes(d.slug));
-  const canRead = room.bots_can_read;
+  // The room says when computer players can read nothing at all; the deck list says how many
+  // chosen cards have no description (an imported deck beside a described one).
+  const blind = undescribed(chosen, decks);
+  const canRead = room.bots_can_read && blind === 0;
 
   return (
     <main class="lobby" data-testid="lobby">
@@ -138,7 +141,7 @@ export function Lobby({ state, send }: { state: ClientState; send: Send }) {
         ) : null}
         {!canRead && (hasBots || isHost) ? (
           <p class="alert alert--soft" role="note" data-testid="bots-blind">
-            {t("lobby.botsBlind", { n: Math.max(1, undescribed(chosen, decks)) })}
+            {room.bots_can_read ? t("lobby.botsBlind", { n: blind }) : t("lobby.botsBlindAll")}
           </p>
         ) : null}
         {isHost ? (
