@@ -12,6 +12,15 @@ describe("reducer", () => {
     expect(initialState.view).toBeNull();
   });
 
+  it("tells a player back from autoplay that the seat is theirs again", () => {
+    const playing = room({ status: "playing" });
+    const away = { ...playing, seats: playing.seats.map((x) => (x.id === "p1" ? { ...x, is_bot: true, autoplay: true } : x)) };
+    const s = run([server(welcome(view(), away)), server(welcome(view(), playing))]);
+    expect(s.notices.map((n) => [n.code, n.seat])).toEqual([["seat/reclaimed", "p1"]]);
+    // A plain reconnect tells nothing.
+    expect(run([server(welcome(view(), playing)), server(welcome(view(), playing))]).notices).toEqual([]);
+  });
+
   it("takes the room and no game from a lobby welcome", () => {
     const s = run([server(welcome(null))]);
     expect(s.room?.code).toBe("KX7QMB");

@@ -25,7 +25,8 @@ function NoticeToast({ state }: { state: ClientState }) {
     return () => clearTimeout(id);
   }, [notice]);
   if (!notice || hidden === notice) return null;
-  const text = t(`notice.${notice.code}`, { name: seatName(state.room, notice.seat) });
+  const self = notice.seat !== null && notice.seat === state.you?.seat;
+  const text = t(self ? `notice.you.${notice.code}` : `notice.${notice.code}`, { name: seatName(state.room, notice.seat) });
   return <div class="notice" role="status" data-testid="notice">{text.startsWith("⟦") ? notice.message : text}</div>;
 }
 
