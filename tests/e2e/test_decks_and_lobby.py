@@ -327,15 +327,18 @@ def test_a_seat_handed_to_the_computer_comes_back(opened: Any, decks_server: str
     ann.page.get_by_test_id("clue-input").fill("a seat kept warm")
     ann.page.get_by_test_id("tell").click()
     expect(bo.page.locator("[data-testid=banner][data-turn=yourSubmit]")).to_be_visible()
-    bo.page.context.set_offline(True)  # Bo's phone drops out
     ann.page.get_by_test_id("host-controls").locator("summary").click()
     ann.page.get_by_role("button", name="Let the computer play for Bo").click()
     autoplayed = en["notice.seat/autoplayed"].replace("{name}", "Bo")
     expect(ann.page.get_by_test_id("notice")).to_have_text(autoplayed)
-    bo.page.context.set_offline(False)  # back: the seat is Bo's again, and everyone is told
+    expect(bo.page.get_by_test_id("notice")).to_have_text(en["notice.you.seat/autoplayed"])
+    bo.page.context.set_offline(True)  # Bo's phone drops out and comes back:
+    expect(bo.page.get_by_test_id("conn")).to_have_attribute("data-status", "reconnecting")
+    bo.page.context.set_offline(False)  # the seat is Bo's again, and everyone is told
     expect(ann.page.get_by_test_id("notice")).to_have_text(
         en["notice.seat/reclaimed"].replace("{name}", "Bo")
     )
+    expect(bo.page.get_by_test_id("notice")).to_have_text(en["notice.you.seat/reclaimed"])
     bo_name = ann.page.locator(".player-name", has_text=re.compile("^Bo$"))
     bo_row = ann.page.get_by_test_id("player").filter(has=bo_name)
     expect(bo_row.locator(".badge", has_text="computer")).to_have_count(0)
