@@ -344,3 +344,18 @@ def test_2021_shows_the_discard_pile(opened: Any, server: str) -> None:
     page.get_by_test_id("reveal-close").click()
     # The four cards of round 1 went to the discard pile (2021: used cards are kept there).
     expect(page.get_by_test_id("discard")).to_have_text(EN["game.discard"].replace("{n}", "4"))
+
+
+def test_the_reveal_ends_by_itself(opened: Any, server: str) -> None:
+    p = opened("Ann", viewport=PHONE)
+    page = p.page
+    page.clock.install()
+    seated(p, server, bots=3, first_storyteller="host")
+    page.get_by_test_id("start").click()
+    tell_first(p, "time passes")
+    expect(page.get_by_test_id("reveal")).to_be_visible()
+    page.clock.fast_forward(20_000)
+    expect(page.get_by_test_id("reveal")).to_be_visible()  # still there to read
+    page.clock.fast_forward(11_000)
+    expect(page.get_by_test_id("reveal")).to_have_count(0)
+    wait_turn(p, "yourSubmit")
