@@ -57,7 +57,7 @@ def device_run(browser: Any, base: str, device: str) -> None:
     ann, bo, cy, di = (open_player(browser, base, n, **kw) for n in ("Ann", "Bo", "Cy", "Di"))
     ann.page.goto("/")
     ann.page.get_by_test_id("name").fill("Ann")
-    shot(ann, f"{device}-1-home")
+    shot(ann, f"{device}-1-home", full=phone)
     code = create_room(ann, max_rounds=2)
     for p in (bo, cy, di):
         join_by_link(p, code)

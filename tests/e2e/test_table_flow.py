@@ -142,6 +142,11 @@ def test_host_is_asked_before_ending_the_game(opened: Any, server: str) -> None:
     page.get_by_test_id("start").click()
     wait_turn(p, "yourClue")
     page.get_by_test_id("host-controls").locator("summary").click()
+    # The host can change a computer player's level during the game too.
+    page.get_by_test_id("game-level").first.select_option("strong")
+    expect(page.get_by_test_id("game-level").first).to_have_value("strong")
+    assert api(server, "GET", f"/api/rooms/{code}")["seats"][1]["bot_level"] == "strong"
+    assert_accessible(page)
     page.get_by_test_id("end-game").click()
     expect(page.get_by_text(EN["host.endConfirm"])).to_be_visible()
     expect(page.get_by_test_id("end-no")).to_be_focused()

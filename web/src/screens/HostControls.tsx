@@ -1,4 +1,5 @@
 import { useState } from "preact/hooks";
+import { LevelSelect } from "../components/LevelSelect";
 import { useI18n } from "../i18n/context";
 import type { GameView, RoomState } from "../protocol";
 import { seatName } from "../state/reducer";
@@ -15,6 +16,12 @@ export function HostControls({ view, room, send }: { view: GameView; room: RoomS
   return (
     <details class="panel host" data-testid="host-controls">
       <summary>{t("host.controls")}</summary>
+      {room.seats.filter((x) => x.is_bot && x.bot_level && !x.autoplay).map((x) => (
+        <label key={x.id} class="field field--inline">
+          <span>{x.name}</span>
+          <LevelSelect value={x.bot_level!} onChange={(level) => send({ type: "set_bot_level", player: x.id, level })} label={t("bot.levelOf", { name: x.name })} testid="game-level" />
+        </label>
+      ))}
       {late.map((id) => (
         <button key={id} class="btn btn-small" onClick={() => send({ type: "set_bot", seat: id, bot: true })}>
           {t("host.botFor", { name: seatName(room, id) })}

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { CaptionEditor, DeckUpload } from "../components/Captions";
 import { chosenOrDefault, DeckPicker, undescribed } from "../components/DeckPicker";
+import { LevelSelect, type BotLevel } from "../components/LevelSelect";
 import { QrCode } from "../components/QrCode";
 import { RabbitIcon } from "../components/Rabbit";
 import { RABBIT_HEX, rabbitHex } from "../components/colors";
@@ -18,8 +19,6 @@ export function joinUrl(code: string): string {
   return `${location.origin}/r/${code}`;
 }
 
-export const BOT_LEVELS = ["random", "easy", "medium", "strong"] as const;
-export type BotLevel = (typeof BOT_LEVELS)[number];
 
 /** Copy the link; where the clipboard is not allowed (plain http on a LAN), select it instead. */
 async function copyLink(input: HTMLInputElement | null, url: string): Promise<"copied" | "selected"> {
@@ -32,15 +31,6 @@ async function copyLink(input: HTMLInputElement | null, url: string): Promise<"c
     input?.select();
     return "selected";
   }
-}
-
-function LevelSelect({ value, onChange, label, testid }: { value: BotLevel; onChange: (l: BotLevel) => void; label: string; testid: string }) {
-  const { t } = useI18n();
-  return (
-    <select class="level" value={value} aria-label={label} onChange={(e) => onChange(e.currentTarget.value as BotLevel)} data-testid={testid}>
-      {BOT_LEVELS.map((l) => <option key={l} value={l}>{t(`bot.level.${l}`)}</option>)}
-    </select>
-  );
 }
 
 export function Lobby({ state, send }: { state: ClientState; send: Send }) {
