@@ -138,7 +138,7 @@ def _pictures(count: int) -> bytes:
 def test_host_uploads_pictures_and_describes_them(
     opened: Any, decks_server: str, tmp_path: Path
 ) -> None:
-    p = opened("Ann")
+    p = opened("Ann", viewport=PHONE)
     ticket = seat_in_room(p, decks_server, bots=2)
     page = p.page
     page.goto(f"/r/{ticket['code']}")
@@ -153,6 +153,7 @@ def test_host_uploads_pictures_and_describes_them(
     inputs = page.get_by_test_id("caption-input")
     expect(inputs).to_have_count(3)
     assert_accessible(page)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     # Chosen at once, and said plainly: computer players cannot read these three.
     expect(page.get_by_test_id("deck-total")).to_have_text("87 cards in the game")
     expect(page.get_by_test_id("bots-blind")).to_contain_text("3 of these cards")

@@ -79,6 +79,11 @@ def on_top(page: Page, selector: str) -> bool:
     )
 
 
+def fits_width(page: Page) -> bool:
+    """No sideways scrolling: nothing is wider than the screen."""
+    return bool(page.evaluate("document.documentElement.scrollWidth <= innerWidth"))
+
+
 def tell_first(p: Player, clue: str) -> None:
     wait_turn(p, "yourClue")
     choosable(p, "hand").first.click()
@@ -104,6 +109,7 @@ def test_a_round_keeps_what_matters_on_screen(opened: Any, server: str, viewport
     expect(page.get_by_test_id("reveal")).to_be_visible()
     expect(page.locator(".actionbar")).to_have_count(0)
     assert_accessible(page)
+    assert fits_width(page)
     page.get_by_test_id("reveal-close").click()
     expect(page.get_by_test_id("reveal")).to_have_count(0)
     wait_turn(p, "yourSubmit")
@@ -117,6 +123,7 @@ def test_a_round_keeps_what_matters_on_screen(opened: Any, server: str, viewport
     told = page.locator(".game-main .clue-text").inner_text()
     expect(clue.locator("q")).to_have_text(told)
     assert_accessible(page)
+    assert fits_width(page)
     # Scrolled to the last card: the clue is still in sight, the vote bar covers no card.
     page.evaluate("() => scrollTo(0, document.body.scrollHeight)")
     page.wait_for_timeout(300)
