@@ -80,7 +80,6 @@ class ErrorCode(StrEnum):
     LEFT = "room/left"
     UNKNOWN_DECK = "deck/unknown"
     DECK_NOT_FOUND = "deck/not_found"
-    UNKNOWN_LEVEL = "bot/unknown_level"
     CONFLICT = "server/conflict"
     INTERNAL = "server/internal"
 
@@ -161,7 +160,6 @@ DESCRIPTIONS: dict[ErrorCode | NoticeCode, str] = {
     ErrorCode.LEFT: "`closed`: you left the room",
     ErrorCode.UNKNOWN_DECK: "a deck slug the server does not have, or an import it refused",
     ErrorCode.DECK_NOT_FOUND: "HTTP 404: no deck with this slug",
-    ErrorCode.UNKNOWN_LEVEL: "a computer player level outside `random|easy|medium|strong`",
     ErrorCode.CONFLICT: "another server process wrote first; resend the command",
     ErrorCode.INTERNAL: "HTTP 500: a fault of the server (logged); nothing changed",
     NoticeCode.AUTO_PLAYED: "the phase timer ran out: a computer player played for `seat`",

@@ -129,6 +129,11 @@ class Autoplay:
 
     # ------------------------------------------------------------------ learning
 
+    @property
+    def book(self) -> CardBook | None:
+        """The card book of the current game, once a computer player has needed it."""
+        return self._book
+
     def learn(self, events: Sequence[Event]) -> None:
         """Finished rounds' clues, told for the storyteller's card (public once scored)."""
         if self._book is None:

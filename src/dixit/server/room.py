@@ -309,8 +309,9 @@ class Room:
         gets it back."""
         async with self.lock:
             seat = self.data.seat(conn.seat)
-            if seat is not None and seat.is_bot and seat.person:
-                await self._reclaim(seat)
+            back = seat is not None and seat.is_bot and seat.person
+            if back:
+                await self.commit(lobby.reclaim(self.data, conn.seat or ""))
             self.fanout.add(conn)
             if game is not None and game != self.data.game_number:
                 since = None
@@ -319,6 +320,8 @@ class Room:
             )
             conn.send(m.Welcome(you=you(conn, self.data.host), room=self.room_state(), game=update))
             self._send_room(skip=conn.id)
+            if back and seat is not None:
+                self._tell_reclaimed(seat)
 
     def detach(self, conn: Connection) -> None:
         if self.fanout.remove(conn):
@@ -326,6 +329,9 @@ class Room:
 
     async def _reclaim(self, seat: SeatRecord) -> None:
         await self.commit(lobby.reclaim(self.data, seat.id))
+        self._tell_reclaimed(seat)
+
+    def _tell_reclaimed(self, seat: SeatRecord) -> None:
         self.notice(NoticeCode.RECLAIMED, f"{seat.name} is back and plays again.", seat.id)
 
     async def notify_joined(self) -> None:
