@@ -194,7 +194,8 @@ def http(
         with urllib.request.urlopen(request, timeout=10) as answer:
             return answer.status, answer.read()
     except urllib.error.HTTPError as error:
-        return error.code, error.read()
+        with error:
+            return error.code, error.read()
 
 
 def _json(base: str, method: str, path: str, value: Json = None) -> Json:
