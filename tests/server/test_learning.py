@@ -9,6 +9,7 @@ from pathlib import Path
 from dixit.engine import RoundScored
 from dixit.protocol import messages as m
 from dixit.pubsub import open_pubsub
+from dixit.server import handlers
 from dixit.server.cards import card_source
 from dixit.server.config import ServerConfig
 from dixit.server.hub import Hub
@@ -31,7 +32,7 @@ def test_clues_of_finished_rounds_are_learned_now_and_after_a_rematch(tmp_path: 
             await room.commit(dataclasses.replace(room.data, seats=tuple(
                 dataclasses.replace(s, is_bot=True, bot_kind="easy") for s in room.data.seats
             )))  # fmt: skip
-            await room._start(host, m.StartGame(id="start"), "start")
+            await handlers.start(room, host, m.StartGame(id="start"), "start")
         while room.data.status != "over":
             await asyncio.sleep(0.05)
         told = [(e.storyteller_card, e.clue) for e in room.log if isinstance(e, RoundScored)]
@@ -42,8 +43,8 @@ def test_clues_of_finished_rounds_are_learned_now_and_after_a_rematch(tmp_path: 
             assert clue in book.clues(card, "it")
         # A new game builds a new book: it is fed the earlier game's rounds from the store.
         async with room.lock:
-            await room._rematch(host, m.Rematch(id="again"), "again")
-            await room._start(host, m.StartGame(id="start2"), "start2")
+            await handlers.rematch(room, host, m.Rematch(id="again"), "again")
+            await handlers.start(room, host, m.StartGame(id="start2"), "start2")
         while room.autoplay.book is book or room.autoplay.book is None:
             await asyncio.sleep(0.05)
         for card, clue in told:
