@@ -4,6 +4,7 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+RUN_STAMP := $(VENV)/.run-stamp
 STAMP := $(VENV)/.installed-stamp
 WEB_STAMP := web/node_modules/.installed-stamp
 CHROMIUM := /usr/bin/chromium
@@ -12,11 +13,18 @@ PORT ?= 8000
 
 .PHONY: run test install web web-build chromium lint typecheck test-py test-web bench clean
 
+# `make run` installs only what the game needs; `make test` adds the dev and research extras.
+$(RUN_STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e .
+	touch $(RUN_STAMP)
+
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	touch $(STAMP) $(RUN_STAMP)
 
 install: $(STAMP)
 
@@ -32,12 +40,12 @@ web-build: web
 chromium:
 	@test -x $(CHROMIUM) || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-core fonts-noto-color-emoji >/dev/null; }
 
-run: install web-build
+run: $(RUN_STAMP) web-build
 	$(BIN)/dixit serve --host $(HOST) --port $(PORT)
 
 lint: install web
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench examples
+	$(BIN)/ruff format --check src tests bench examples
 	$(BIN)/lint-imports
 	cd web && npm run --silent lint
 

@@ -2,7 +2,7 @@
 
 Two figures:
 
-- ``engine``: random choices straight from ``legal_actions(state, player)``, then ``execute``;
+- ``engine``: the engine's ``random_playthrough`` (random choices from ``legal_actions``);
 - ``views``: each acting player's ``RandomBot`` gets its ``player_view`` (what ``dixit simulate``
   and the server's computer players do), then ``execute``.
 
@@ -25,53 +25,29 @@ import time
 from collections.abc import Callable
 
 from dixit.bots import RandomBot
-from dixit.engine import (
-    CastVote,
-    GiveClue,
-    Phase,
-    Rules,
-    StartGame,
-    SubmitCards,
-    execute,
-    legal_actions,
-    player_view,
-    rules_for,
-    waiting_for,
-)
+from dixit.engine import Rules, player_view, random_playthrough, rules_for
 
 PLAYERS = ("p1", "p2", "p3", "p4", "p5")
 DECK = tuple(f"c{i:02}" for i in range(84))
-WORDS = ("dream", "storm", "home", "light")
 
 
 def engine_game(rules: Rules, seed: int) -> int:
     """One game, choices drawn from ``legal_actions``; returns the number of rounds."""
-    rng = random.Random(seed)
-    state, _ = execute(None, StartGame(PLAYERS, DECK, rules, PLAYERS[0]), rng)
-    while state.phase is not Phase.OVER:
-        for player in waiting_for(state):
-            legal = legal_actions(state, player)
-            command: GiveClue | SubmitCards | CastVote
-            if legal.give_clue:
-                command = GiveClue(player, rng.choice(legal.give_clue), rng.choice(WORDS))
-            elif legal.submit:
-                command = SubmitCards(player, tuple(rng.sample(legal.submit, legal.submit_count)))
-            else:
-                command = CastVote(player, rng.choice(legal.vote))
-            state, _ = execute(state, command, rng)
+    state, _ = random_playthrough(rules, PLAYERS, DECK, seed, first_storyteller=PLAYERS[0])
     return len(state.rounds)
 
 
 def view_game(rules: Rules, seed: int) -> int:
     """One game of ``RandomBot`` players, each seeing only its ``player_view``."""
-    rng = random.Random(seed)
     bots = {p: RandomBot(random.Random(seed * 10 + i)) for i, p in enumerate(PLAYERS)}
-    state, _ = execute(None, StartGame(PLAYERS, DECK, rules, PLAYERS[0]), rng)
-    while state.phase is not Phase.OVER:
-        for player in waiting_for(state):
-            command = bots[player].act(player_view(state, player))
-            assert command is not None
-            state, _ = execute(state, command, rng)
+    state, _ = random_playthrough(
+        rules,
+        PLAYERS,
+        DECK,
+        seed,
+        first_storyteller=PLAYERS[0],
+        choose=lambda state, player: bots[player].act(player_view(state, player)),
+    )
     return len(state.rounds)
 
 

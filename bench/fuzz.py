@@ -53,6 +53,7 @@ from dixit.protocol.schema import protocol_schema
 
 ERROR_CODES = frozenset(c.value for c in ErrorCode)
 CLOSE_CODES = frozenset({1000, 1002, 1007, 1009})  # documented in docs/protocol.md
+WAIT_S = 10.0  # how long an answer may take (--wait)
 # Client types the campaign sends. ``leave`` is left out: a valid one gives the seat to a
 # computer player for good, and its moves would then read as changes made by the fuzz.
 SKIPPED_TYPES = frozenset({"leave"})
@@ -194,7 +195,8 @@ def http(
         with urllib.request.urlopen(request, timeout=10) as answer:
             return answer.status, answer.read()
     except urllib.error.HTTPError as error:
-        return error.code, error.read()
+        with error:
+            return error.code, error.read()
 
 
 def _json(base: str, method: str, path: str, value: Json = None) -> Json:
@@ -246,7 +248,7 @@ class Target:
                 return self._connect()
         self.ws.send(json.dumps({"type": "hello", "token": self.ticket["token"]}))
         self.sent += 1
-        welcome = json.loads(self.ws.recv(10))
+        welcome = json.loads(self.ws.recv(WAIT_S))
         assert welcome["type"] == "welcome", welcome
         self.room = _room_key(welcome["room"])
         self.version = welcome["game"]["view"]["version"]
@@ -277,7 +279,7 @@ class Target:
             acked = False
             changed: list[str] = []
             while True:
-                message = json.loads(self.ws.recv(10))
+                message = json.loads(self.ws.recv(WAIT_S))
                 kind_ = message["type"]
                 if kind_ == "pong" and message["id"] == marker:
                     break
@@ -544,8 +546,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description="Fuzz a Dixit server with hostile input.")
     parser.add_argument("--url", help="a running server (default: start one on 127.0.0.1)")
     parser.add_argument("--examples", type=int, default=2000, help="inputs of each kind")
+    parser.add_argument("--wait", type=float, default=WAIT_S, help="seconds an answer may take")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    global WAIT_S
+    WAIT_S = args.wait
     proc = None
     if args.url:
         base = args.url.rstrip("/")

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from dixit.engine import CodedError
 from dixit.engine import errors as engine_errors
+from dixit.protocol import ProtocolError
 from dixit.protocol.codes import DESCRIPTIONS, ErrorCode, NoticeCode
 from dixit.protocol.codes_doc import codes_markdown, with_codes
 from dixit.protocol.schema import protocol_schema
+from dixit.server.errors import ServerError
 
 PROTOCOL_DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 
 
 def test_every_engine_code_is_in_the_enum() -> None:
-    engine = {v for k, v in vars(engine_errors).items() if k.isupper() and isinstance(v, str)}
+    engine = {c.value for c in engine_errors.Code}
     assert engine, "the engine's codes were not found"
     assert engine <= {c.value for c in ErrorCode}, engine - {c.value for c in ErrorCode}
 
@@ -44,3 +47,13 @@ def test_the_protocol_doc_lists_every_code_as_generated() -> None:
     )
     for code in [*ErrorCode, *NoticeCode]:
         assert f"`{code.value}`" in codes_markdown()
+
+
+def test_one_coded_error_base_for_engine_protocol_and_server() -> None:
+    for error in (
+        engine_errors.GameError(engine_errors.Code.GAME_OVER, "over"),
+        ProtocolError(ErrorCode.MALFORMED, "bad"),
+        ServerError(ErrorCode.ROOM_FULL, "full", 409),
+    ):
+        assert isinstance(error, CodedError)
+        assert error.code in {c.value for c in ErrorCode} and error.message

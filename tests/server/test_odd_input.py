@@ -27,7 +27,8 @@ def _post(base: str, path: str, body: bytes, ctype: str | None) -> tuple[int, di
         with urllib.request.urlopen(request, timeout=10) as answer:
             return answer.status, json.loads(answer.read())
     except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
+        with error:
+            return error.code, json.loads(error.read())
 
 
 @pytest.mark.parametrize("ctype", ["application/json", "text/plain", None])
@@ -51,7 +52,8 @@ def test_oversized_bodies_and_unknown_api_paths(server: ServerProcess) -> None:
     try:
         urllib.request.urlopen(f"{server.base}/api/nothing-here", timeout=10)
     except urllib.error.HTTPError as error:
-        assert error.code == 404 and json.loads(error.read())["code"] == "request/not_found"
+        with error:
+            assert error.code == 404 and json.loads(error.read())["code"] == "request/not_found"
     else:
         raise AssertionError("an unknown API path answered 200")
 

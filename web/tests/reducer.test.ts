@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ServerMessage } from "../src/protocol";
+import type { RoundResult, ServerMessage } from "../src/protocol";
 import { initialState, isPending, shownView, lastVersion, reduce, revealedRound, roundPoints, seatName, turn, type Action, type ClientState } from "../src/state/reducer";
 import { game, room, view, welcome, you } from "./fixtures";
 
@@ -124,7 +124,7 @@ describe("selectors", () => {
     expect(turn(view({ phase: "over" })).kind).toBe("over");
   });
 
-  const result = {
+  const result: RoundResult = {
     round: 1, storyteller: "p1", clue: "moon", storyteller_card: "a", table: ["b", "a", "c"],
     owners: [{ card: "b", player: "p2" }, { card: "a", player: "p1" }, { card: "c", player: "p3" }],
     votes: [{ player: "p2", card: "a" }, { player: "p3", card: "b" }], outcome: "some",

@@ -11,17 +11,14 @@ from typing import Any, TextIO
 
 from dixit.bots import CardBook, RandomBot
 from dixit.engine import (
+    Code,
     Event,
     GameError,
     GameState,
-    Phase,
     Rules,
-    StartGame,
-    execute,
     player_view,
-    waiting_for,
+    random_playthrough,
 )
-from dixit.engine import errors as codes
 from dixit.engine.serialize import event_from_json, event_to_json
 
 EXIT_BAD_INPUT = 2
@@ -64,21 +61,15 @@ def play_bot_game(
 
     ``seed`` drives the engine's shuffles and (through :func:`bot_rng`) every bot.
     """
-    rng = random.Random(seed)
     bots = {p: RandomBot(bot_rng(seed, seat)) for seat, p in enumerate(players)}
-    start = StartGame(
-        tuple(players), tuple(deck or synthetic_deck()), rules, first_storyteller=players[0]
+    return random_playthrough(
+        rules,
+        players,
+        deck or synthetic_deck(),
+        seed,
+        first_storyteller=players[0],
+        choose=lambda state, player: bots[player].act(player_view(state, player)),
     )
-    state, log = execute(None, start, rng)
-    while state.phase is not Phase.OVER:
-        # Everyone listed may act now, in any order; nobody is listed twice before the phase moves.
-        for player in waiting_for(state):
-            command = bots[player].act(player_view(state, player))
-            if command is None:  # pragma: no cover - a bot always has a move when waited on
-                raise RuntimeError(f"bot {player} had no move in {state.phase}")
-            state, events = execute(state, command, rng)
-            log.extend(events)
-    return state, log
 
 
 def events_to_jsonl(events: Iterable[Event]) -> str:
@@ -111,9 +102,9 @@ def parse_events_text(text: str) -> list[Event]:
         try:
             loaded = json.loads(text)
         except json.JSONDecodeError as bad:
-            raise LogError(codes.MALFORMED, f"not valid JSON: {bad}", None) from None
+            raise LogError(Code.MALFORMED, f"not valid JSON: {bad}", None) from None
         if not isinstance(loaded, list):  # pragma: no cover - '[' always starts a list
-            raise LogError(codes.MALFORMED, "expected a JSON array of events", None)
+            raise LogError(Code.MALFORMED, "expected a JSON array of events", None)
         raw = loaded
     else:
         raw = []
@@ -124,7 +115,7 @@ def parse_events_text(text: str) -> list[Event]:
                 raw.append(json.loads(line))
             except json.JSONDecodeError as bad:
                 raise LogError(
-                    codes.MALFORMED, f"line {number} is not valid JSON: {bad}", len(raw)
+                    Code.MALFORMED, f"line {number} is not valid JSON: {bad}", len(raw)
                 ) from None
     events: list[Event] = []
     for index, data in enumerate(raw):
@@ -133,7 +124,7 @@ def parse_events_text(text: str) -> list[Event]:
         except GameError as bad:
             raise LogError(bad.code, bad.message, index) from None
     if not events:
-        raise LogError(codes.GAME_NOT_STARTED, "the log holds no events", None)
+        raise LogError(Code.GAME_NOT_STARTED, "the log holds no events", None)
     return events
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from dixit.bots import LANGS, LEVELS, CardBook, make_bot
-from dixit.engine import errors as codes
+from dixit.engine import Code as codes
 from dixit.engine import rules_for
 
 from ._common import EXIT_BAD_INPUT, library_book, quiet_broken_pipe

@@ -3,53 +3,30 @@
 A saved game is JSON Lines, one event per line as :func:`dixit.engine.serialize.event_to_json`
 writes it (a JSON array of the same objects is accepted too).
 
-Checking is re-deciding: every player's action in the log (``ClueGiven``, ``CardsSubmitted``,
-``VoteCast``) is turned back into its command and run through the engine's ``decide`` with the
-randomness the log recorded (a shuffle must yield the recorded order, and must be a permutation of
-the cards shuffled). The events ``decide`` produces must be exactly the events that follow in the
-log: so the table, the reveal and its points, the draws from the pile, the next round and the
-end of the game are all checked against the rules, not just read.
+Checking is the engine's :func:`~dixit.engine.verify`: every action is re-decided with the
+randomness the log recorded and must produce exactly the events that follow it.
 """
 
 from __future__ import annotations
 
 import argparse
-import random
 import sys
-from collections.abc import MutableSequence, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from dixit.engine import (
-    CardsSubmitted,
-    CastVote,
-    ClueGiven,
-    Command,
-    EndGame,
     Event,
     GameEnded,
-    GameError,
     GameStarted,
     GameState,
-    GiveClue,
+    InvalidLog,
     Phase,
     PileReshuffled,
     RoundScored,
-    RoundStarted,
-    StartGame,
-    SubmitCards,
-    TableLaid,
-    VoteCast,
-    decide,
-    evolve,
+    verify,
 )
-from dixit.engine import errors as codes
-from dixit.engine.serialize import dumps
 
 from ._common import LogError, parse_events_text, print_error, quiet_broken_pipe
-
-PLAYER_EVENTS = (ClueGiven, CardsSubmitted, VoteCast, GameEnded)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -78,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         events = parse_events_text(text)
         state = verify(events)
-    except LogError as bad:
+    except (LogError, InvalidLog) as bad:
         return print_error(bad.code, bad.message, index=bad.index)
     try:
         if args.check:
@@ -88,126 +65,6 @@ def run(args: argparse.Namespace) -> int:
     except BrokenPipeError:
         return quiet_broken_pipe()
     return 0
-
-
-# --- checking ---------------------------------------------------------------------------------
-
-
-class _Mismatch(Exception):
-    def __init__(self, message: str, index: int) -> None:
-        super().__init__(message)
-        self.message, self.index = message, index
-
-
-@dataclass
-class _Recorded:
-    index: int
-    order: tuple[str, ...]
-
-
-class RecordedRandom(random.Random):
-    """Randomness read back from the log: each shuffle yields the next recorded order."""
-
-    def __init__(self, orders: Sequence[_Recorded], at: int) -> None:
-        super().__init__(0)
-        self.orders = list(orders)
-        self.at = at
-
-    def shuffle(self, x: MutableSequence[Any]) -> None:
-        if not self.orders:
-            raise _Mismatch("the rules shuffle here but the log records no shuffle", self.at)
-        recorded = self.orders.pop(0)
-        if sorted(x) != sorted(recorded.order):
-            raise _Mismatch(
-                "the recorded order is not a shuffle of the cards the rules shuffle here",
-                recorded.index,
-            )
-        x[:] = recorded.order
-
-    def random(self) -> float:  # pragma: no cover - the engine only shuffles
-        raise _Mismatch("the rules drew a random number the log cannot reproduce", self.at)
-
-
-def _command_for(event: Event) -> Command | None:
-    if isinstance(event, ClueGiven):
-        return GiveClue(event.storyteller, event.card, event.clue)
-    if isinstance(event, CardsSubmitted):
-        return SubmitCards(event.player, event.cards)
-    if isinstance(event, VoteCast):
-        return CastVote(event.player, event.card)
-    if isinstance(event, GameEnded):  # ended early (by the host); rules endings follow a vote
-        return EndGame(event.reason)
-    return None
-
-
-def _describe(event: Event) -> str:
-    text = dumps(event)
-    return text if len(text) <= 300 else text[:297] + "..."
-
-
-def _step(
-    state: GameState | None, command: Command, events: Sequence[Event], at: int
-) -> tuple[GameState, int]:
-    """Re-decide ``command`` (recorded at ``at``) and check the log holds its events next."""
-    end = at + 1
-    while end < len(events) and not isinstance(events[end], PLAYER_EVENTS):
-        end += 1
-    orders = [
-        _Recorded(i, e.pile if isinstance(e, GameStarted | PileReshuffled) else e.cards)
-        for i, e in enumerate(events[at:end], start=at)
-        if isinstance(e, GameStarted | PileReshuffled | TableLaid)
-    ]
-    try:
-        produced = decide(state, command, RecordedRandom(orders, at))
-    except GameError as bad:
-        raise LogError(bad.code, bad.message, at) from None
-    except _Mismatch as bad:
-        raise LogError(codes.EVENT_INVALID, bad.message, bad.index) from None
-    for offset, expected in enumerate(produced):
-        index = at + offset
-        if index >= len(events):
-            raise LogError(
-                codes.EVENT_INVALID,
-                f"the log stops where the rules give {type(expected).__name__}",
-                index,
-            )
-        if events[index] != expected:
-            raise LogError(
-                codes.EVENT_INVALID,
-                f"{type(events[index]).__name__} does not follow from the rules; "
-                f"expected {_describe(expected)}",
-                index,
-            )
-        state = evolve(state, expected)
-    assert state is not None
-    return state, at + len(produced)
-
-
-def verify(events: Sequence[Event]) -> GameState:
-    """The final state of a legal log, or a :class:`LogError` at the first wrong event."""
-    first = events[0]
-    if not isinstance(first, GameStarted):
-        raise LogError(codes.EVENT_INVALID, "a game's first event must be GameStarted", 0)
-    opening = events[2] if len(events) > 2 else None
-    if not isinstance(opening, RoundStarted):
-        raise LogError(
-            codes.EVENT_INVALID, "a game starts GameStarted, CardsDrawn, RoundStarted", 1
-        )
-    start = StartGame(first.players, first.pile, first.rules, opening.storyteller)
-    state, at = _step(None, start, events, 0)
-    while at < len(events):
-        if state.phase is Phase.OVER:
-            raise LogError(codes.EVENT_INVALID, "events after the end of the game", at)
-        command = _command_for(events[at])
-        if command is None:
-            raise LogError(
-                codes.EVENT_INVALID,
-                f"{type(events[at]).__name__} here does not follow from the rules; "
-                "expected a player's clue, cards or vote, or the game ended early",
-                at,
-            )
-        state, at = _step(state, command, events, at)
-    return state
 
 
 # --- printing ---------------------------------------------------------------------------------

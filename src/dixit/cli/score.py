@@ -22,13 +22,12 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
-from dixit.engine import GameError, Rules, rules_for, score_round
-from dixit.engine import errors as codes
+from dixit.engine import Code, GameError, Rules, rules_for, score_round
 
 from ._common import print_error
 
 MISSING_VOTE = "action/missing_vote"
-UNKNOWN_PLAYER = codes.UNKNOWN_PLAYER
+UNKNOWN_PLAYER = Code.UNKNOWN_PLAYER
 OPTIONS = ("lone_finder_bonus",)
 
 
@@ -78,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as bad:
-        return print_error(codes.MALFORMED, f"the input is not valid JSON: {bad}")
+        return print_error(Code.MALFORMED, f"the input is not valid JSON: {bad}")
     try:
         points = score_json(data)
     except GameError as bad:
@@ -91,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _malformed(message: str) -> GameError:
-    return GameError(codes.MALFORMED, message)
+    return GameError(Code.MALFORMED, message)
 
 
 def _card_id(value: Any, where: str) -> str:
@@ -107,7 +106,7 @@ def _card_id(value: Any, where: str) -> str:
 def rules_from_json(edition: Any, options: Any) -> Rules:
     if not isinstance(edition, str):
         raise GameError(
-            codes.UNKNOWN_EDITION, f"edition must be 'classic' or '2021', not {edition!r}"
+            Code.UNKNOWN_EDITION, f"edition must be 'classic' or '2021', not {edition!r}"
         )
     if options is None:
         options = {}
@@ -115,10 +114,10 @@ def rules_from_json(edition: Any, options: Any) -> Rules:
         raise _malformed("options must be an object")
     unknown = sorted(set(options) - set(OPTIONS))
     if unknown:
-        raise GameError(codes.UNKNOWN_OPTION, f"unknown option(s): {', '.join(unknown)}")
+        raise GameError(Code.UNKNOWN_OPTION, f"unknown option(s): {', '.join(unknown)}")
     bonus = options.get("lone_finder_bonus")
     if bonus is not None and not isinstance(bonus, bool):
-        raise GameError(codes.BAD_OPTION, "lone_finder_bonus must be true or false")
+        raise GameError(Code.BAD_OPTION, "lone_finder_bonus must be true or false")
     return rules_for(edition, **({} if bonus is None else {"lone_finder_bonus": bonus}))
 
 
@@ -167,11 +166,11 @@ def score_table(
 ) -> dict[str, int]:
     """Check a round as the rules require, score it with the engine, every player listed."""
     if len(set(players)) != len(players) or not all(p.strip() for p in players):
-        raise GameError(codes.DUPLICATE_PLAYER, "players must be distinct non-empty names")
+        raise GameError(Code.DUPLICATE_PLAYER, "players must be distinct non-empty names")
     n = len(players)
     if not rules.min_players <= n <= rules.max_players:
         raise GameError(
-            codes.PLAYER_COUNT,
+            Code.PLAYER_COUNT,
             f"{rules.edition} plays with {rules.min_players} to {rules.max_players} players, "
             f"not {n}",
         )
@@ -188,19 +187,19 @@ def score_table(
         want = 1 if player == storyteller else each
         if len(given) != want:
             raise GameError(
-                codes.WRONG_CARD_COUNT,
+                Code.WRONG_CARD_COUNT,
                 f"{player} must put exactly {want} card(s) on the table, not {len(given)}",
             )
         for card in given:
             if card in owners:
                 raise GameError(
-                    codes.DUPLICATE_CARD,
+                    Code.DUPLICATE_CARD,
                     f"card {card!r} is on the table twice ({owners[card]} and {player})",
                 )
             owners[card] = player
 
     if storyteller in votes:
-        raise GameError(codes.STORYTELLER_CANNOT_VOTE, "the storyteller does not vote")
+        raise GameError(Code.STORYTELLER_CANNOT_VOTE, "the storyteller does not vote")
     for voter in players:
         if voter == storyteller:
             continue
@@ -208,11 +207,9 @@ def score_table(
             raise GameError(MISSING_VOTE, f"{voter} has not voted")
         card = votes[voter]
         if card not in owners:
-            raise GameError(
-                codes.CARD_NOT_ON_TABLE, f"{voter} voted for {card!r}, not on the table"
-            )
+            raise GameError(Code.CARD_NOT_ON_TABLE, f"{voter} voted for {card!r}, not on the table")
         if owners[card] == voter:
-            raise GameError(codes.CANNOT_VOTE_OWN_CARD, f"{voter} voted for their own card")
+            raise GameError(Code.CANNOT_VOTE_OWN_CARD, f"{voter} voted for their own card")
 
     _, awards = score_round(players, storyteller, owners, votes, rules.lone_finder_bonus_for(n))
     points = {p: 0 for p in players}
@@ -261,11 +258,11 @@ def _ask_players(prompt: _Prompt, rules: Rules) -> list[str]:
         )
         players = [p.strip() for p in answer.split(",") if p.strip()]
         if len(set(players)) != len(players):
-            prompt.say(f"  ! {codes.DUPLICATE_PLAYER}: players must have distinct names")
+            prompt.say(f"  ! {Code.DUPLICATE_PLAYER}: players must have distinct names")
             continue
         if not rules.min_players <= len(players) <= rules.max_players:
             prompt.say(
-                f"  ! {codes.PLAYER_COUNT}: {rules.edition} plays with {rules.min_players} to "
+                f"  ! {Code.PLAYER_COUNT}: {rules.edition} plays with {rules.min_players} to "
                 f"{rules.max_players} players, not {len(players)}"
             )
             continue
@@ -285,14 +282,14 @@ def _pick_player(players: Sequence[str], answer: str) -> str | None:
 def _numbers(answer: str, count: int, table_size: int) -> list[str]:
     parts = answer.replace(",", " ").split()
     if len(parts) != count:
-        raise GameError(codes.WRONG_CARD_COUNT, f"give exactly {count} table number(s)")
+        raise GameError(Code.WRONG_CARD_COUNT, f"give exactly {count} table number(s)")
     for part in parts:
         if not part.isdigit() or not 1 <= int(part) <= table_size:
             raise GameError(
-                codes.CARD_NOT_ON_TABLE, f"{part!r} is not a table number from 1 to {table_size}"
+                Code.CARD_NOT_ON_TABLE, f"{part!r} is not a table number from 1 to {table_size}"
             )
     if len(set(int(p) for p in parts)) != len(parts):
-        raise GameError(codes.DUPLICATE_CARD, "the same table number twice")
+        raise GameError(Code.DUPLICATE_CARD, "the same table number twice")
     return [str(int(p)) for p in parts]
 
 
@@ -321,7 +318,7 @@ def _play_round(
                 for card in chosen:
                     if card in owners:
                         raise GameError(
-                            codes.DUPLICATE_CARD, f"card {card} is already {owners[card]}'s"
+                            Code.DUPLICATE_CARD, f"card {card} is already {owners[card]}'s"
                         )
             except GameError as bad:
                 prompt.say(f"  ! {bad.code}: {bad.message}")
@@ -337,7 +334,7 @@ def _play_round(
             try:
                 (card,) = _numbers(answer, 1, table_size)
                 if owners[card] == voter:
-                    raise GameError(codes.CANNOT_VOTE_OWN_CARD, f"{card} is {voter}'s own card")
+                    raise GameError(Code.CANNOT_VOTE_OWN_CARD, f"{card} is {voter}'s own card")
             except GameError as bad:
                 prompt.say(f"  ! {bad.code}: {bad.message}")
                 continue

@@ -1,5 +1,7 @@
 """The Dixit rules engine: pure, deterministic, event-sourced. Standard library only, no I/O.
 
+Its specification is ``docs/rules.md``.
+
 >>> import random
 >>> from dixit.engine import StartGame, execute, rules_for
 >>> deck = tuple(f"card{i:02}" for i in range(84))
@@ -20,7 +22,7 @@ from .commands import (
     SubmitCards,
 )
 from .decide import decide, execute
-from .errors import GameError
+from .errors import Code, CodedError, GameError, InvalidLog
 from .events import (
     CardsDrawn,
     CardsSubmitted,
@@ -36,27 +38,38 @@ from .events import (
     VoteCast,
 )
 from .legal import LegalActions, legal_actions, waiting_for
+from .playthrough import CLUE_WORDS, Chooser, playthrough, random_command, random_playthrough
+from .results import AwardReason, EndReason, Outcome
 from .rules import EDITIONS, Rules, rules_for
 from .scoring import score_round
 from .state import GameState, Phase, evolve, evolve_all, replay
+from .verify import verify
 from .views import PlayerView, player_view
 
 __all__ = [
+    "CLUE_WORDS",
     "EDITIONS",
+    "AwardReason",
     "CardId",
     "CardsDrawn",
     "CardsSubmitted",
     "CastVote",
+    "Chooser",
     "ClueGiven",
+    "Code",
+    "CodedError",
     "Command",
     "EndGame",
+    "EndReason",
     "Event",
     "GameEnded",
     "GameError",
     "GameStarted",
     "GameState",
     "GiveClue",
+    "InvalidLog",
     "LegalActions",
+    "Outcome",
     "Phase",
     "PileReshuffled",
     "PlayerId",
@@ -75,8 +88,12 @@ __all__ = [
     "execute",
     "legal_actions",
     "player_view",
+    "playthrough",
+    "random_command",
+    "random_playthrough",
     "replay",
     "rules_for",
     "score_round",
+    "verify",
     "waiting_for",
 ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .results import EndReason
 from .rules import CLASSIC, Rules
 
 PlayerId = str
@@ -49,7 +50,7 @@ class CastVote:
 class EndGame:
     """End the game now (e.g. the host stops it): the leaders at this moment win."""
 
-    reason: str = "ended_by_host"
+    reason: EndReason | str = EndReason.ENDED_BY_HOST
 
 
 Command = StartGame | GiveClue | SubmitCards | CastVote | EndGame

@@ -7,10 +7,11 @@ caller passes in and is written into the events, so replaying never draws a rand
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
-from . import errors
 from .commands import CastVote, Command, EndGame, GiveClue, PlayerId, StartGame, SubmitCards
-from .errors import GameError
+from .errors import Code, GameError
 from .events import (
     CardsDrawn,
     CardsSubmitted,
@@ -24,42 +25,35 @@ from .events import (
     TableLaid,
     VoteCast,
 )
+from .results import RULES_ENDINGS, EndReason
 from .rules import check_players, validate
 from .scoring import score_round
 from .state import GameState, Phase, evolve_all
-
-END_DECK = "deck_exhausted"
-END_SCORE = "score_reached"
-END_ROUNDS = "round_limit"
-RULES_ENDINGS = (END_DECK, END_SCORE, END_ROUNDS)
 
 
 def decide(state: GameState | None, command: Command, rng: random.Random) -> list[Event]:
     """The events ``command`` causes, or a :class:`GameError` (and no change)."""
     if isinstance(command, StartGame):
         if state is not None:
-            raise GameError(errors.GAME_ALREADY_STARTED, "the game has already started")
+            raise GameError(Code.GAME_ALREADY_STARTED, "the game has already started")
         return _start(command, rng)
     if state is None:
-        raise GameError(errors.GAME_NOT_STARTED, "the game has not started")
+        raise GameError(Code.GAME_NOT_STARTED, "the game has not started")
     if state.phase is Phase.OVER:
-        raise GameError(errors.GAME_OVER, "the game is over")
+        raise GameError(Code.GAME_OVER, "the game is over")
     if isinstance(command, EndGame):
         reason = command.reason if isinstance(command.reason, str) else ""
         if not reason or len(reason) > 64 or reason in RULES_ENDINGS:
             raise GameError(
-                errors.MALFORMED, "an end reason is 1 to 64 characters and not a rules ending"
+                Code.MALFORMED, "an end reason is 1 to 64 characters and not a rules ending"
             )
         return [_game_over(state.scores, reason)]
     if command.player not in state.hands:
-        raise GameError(errors.NOT_A_PLAYER, f"{command.player!r} is not playing in this game")
-    if isinstance(command, GiveClue):
-        return _give_clue(state, command)
-    if isinstance(command, SubmitCards):
-        return _submit(state, command, rng)
-    if isinstance(command, CastVote):
-        return _vote(state, command, rng)
-    raise GameError(errors.UNKNOWN_COMMAND, f"unknown command {type(command).__name__}")
+        raise GameError(Code.NOT_A_PLAYER, f"{command.player!r} is not playing in this game")
+    move = _MOVES.get(type(command))
+    if move is None:
+        raise GameError(Code.UNKNOWN_COMMAND, f"unknown command {type(command).__name__}")
+    return move(state, command, rng)
 
 
 def execute(
@@ -75,18 +69,18 @@ def _start(command: StartGame, rng: random.Random) -> list[Event]:
     validate(rules)
     check_players(rules, len(players))
     if len(set(players)) != len(players) or not all(isinstance(p, str) and p for p in players):
-        raise GameError(errors.DUPLICATE_PLAYER, "players must be distinct non-empty names")
+        raise GameError(Code.DUPLICATE_PLAYER, "players must be distinct non-empty names")
     if len(set(deck)) != len(deck):
-        raise GameError(errors.DUPLICATE_CARD_IN_DECK, "the deck holds the same card twice")
+        raise GameError(Code.DUPLICATE_CARD_IN_DECK, "the deck holds the same card twice")
     need = rules.min_deck_size_for(len(players))
     if len(deck) < need:
         raise GameError(
-            errors.DECK_TOO_SMALL,
+            Code.DECK_TOO_SMALL,
             f"{len(players)} players need at least {need} cards; the deck has {len(deck)}",
         )
     first = command.first_storyteller
     if first is not None and first not in players:
-        raise GameError(errors.UNKNOWN_PLAYER, f"first storyteller {first!r} is not playing")
+        raise GameError(Code.UNKNOWN_PLAYER, f"first storyteller {first!r} is not playing")
     pile = list(deck)
     rng.shuffle(pile)
     hand = rules.hand_size_for(len(players))
@@ -101,22 +95,22 @@ def _start(command: StartGame, rng: random.Random) -> list[Event]:
 
 def _check_phase(state: GameState, phase: Phase, doing: str) -> None:
     if state.phase is not phase:
-        raise GameError(errors.WRONG_PHASE, f"cannot {doing} now: the game is in {state.phase}")
+        raise GameError(Code.WRONG_PHASE, f"cannot {doing} now: the game is in {state.phase}")
 
 
-def _give_clue(state: GameState, command: GiveClue) -> list[Event]:
+def _give_clue(state: GameState, command: GiveClue, rng: random.Random) -> list[Event]:
     _check_phase(state, Phase.CLUE, "give a clue")
     player = command.player
     if state.storyteller is not None and state.storyteller != player:
-        raise GameError(errors.NOT_YOUR_TURN, f"{state.storyteller} is the storyteller")
+        raise GameError(Code.NOT_YOUR_TURN, f"{state.storyteller} is the storyteller")
     if command.card not in state.hands[player]:
-        raise GameError(errors.CARD_NOT_IN_HAND, "that card is not in your hand")
+        raise GameError(Code.CARD_NOT_IN_HAND, "that card is not in your hand")
     clue = command.clue.strip() if isinstance(command.clue, str) else ""
     if not clue:
-        raise GameError(errors.CLUE_EMPTY, "the clue is empty")
+        raise GameError(Code.CLUE_EMPTY, "the clue is empty")
     if len(clue) > state.rules.clue_max_length:
         raise GameError(
-            errors.CLUE_TOO_LONG, f"a clue has at most {state.rules.clue_max_length} characters"
+            Code.CLUE_TOO_LONG, f"a clue has at most {state.rules.clue_max_length} characters"
         )
     return [ClueGiven(storyteller=player, card=command.card, clue=clue)]
 
@@ -124,22 +118,22 @@ def _give_clue(state: GameState, command: GiveClue) -> list[Event]:
 def _submit(state: GameState, command: SubmitCards, rng: random.Random) -> list[Event]:
     player = command.player
     if state.phase is Phase.CLUE and state.storyteller is None:
-        raise GameError(errors.WRONG_PHASE, "no clue has been given yet")
+        raise GameError(Code.WRONG_PHASE, "no clue has been given yet")
     _check_phase(state, Phase.SUBMIT, "submit cards")
     if player == state.storyteller:
-        raise GameError(errors.STORYTELLER_CANNOT_SUBMIT, "the storyteller does not submit")
+        raise GameError(Code.STORYTELLER_CANNOT_SUBMIT, "the storyteller does not submit")
     if player in state.submissions:
-        raise GameError(errors.ALREADY_SUBMITTED, "you have already submitted this round")
+        raise GameError(Code.ALREADY_SUBMITTED, "you have already submitted this round")
     cards = command.cards
     count = state.rules.cards_each_for(len(state.players))
     if len(cards) != count:
-        raise GameError(errors.WRONG_CARD_COUNT, f"submit exactly {count} card(s)")
+        raise GameError(Code.WRONG_CARD_COUNT, f"submit exactly {count} card(s)")
     if len(set(cards)) != len(cards):
-        raise GameError(errors.DUPLICATE_CARD, "the same card twice")
+        raise GameError(Code.DUPLICATE_CARD, "the same card twice")
     hand = state.hands[player]
     for card in cards:
         if card not in hand:
-            raise GameError(errors.CARD_NOT_IN_HAND, "that card is not in your hand")
+            raise GameError(Code.CARD_NOT_IN_HAND, "that card is not in your hand")
     events: list[Event] = [CardsSubmitted(player=player, cards=tuple(cards))]
     if len(state.submissions) + 1 == len(state.players) - 1:
         assert state.storyteller_card is not None
@@ -158,13 +152,13 @@ def _vote(state: GameState, command: CastVote, rng: random.Random) -> list[Event
     if state.phase is not Phase.VOTE:
         _check_phase(state, Phase.VOTE, "vote")
     if player == state.storyteller:
-        raise GameError(errors.STORYTELLER_CANNOT_VOTE, "the storyteller does not vote")
+        raise GameError(Code.STORYTELLER_CANNOT_VOTE, "the storyteller does not vote")
     if player in state.votes:
-        raise GameError(errors.ALREADY_VOTED, "you have already voted this round")
+        raise GameError(Code.ALREADY_VOTED, "you have already voted this round")
     if command.card not in state.table:
-        raise GameError(errors.CARD_NOT_ON_TABLE, "that card is not on the table")
+        raise GameError(Code.CARD_NOT_ON_TABLE, "that card is not on the table")
     if command.card in state.submissions[player]:
-        raise GameError(errors.CANNOT_VOTE_OWN_CARD, "you cannot vote for your own card")
+        raise GameError(Code.CANNOT_VOTE_OWN_CARD, "you cannot vote for your own card")
     events: list[Event] = [VoteCast(player=player, card=command.card)]
     if len(state.votes) + 1 == len(state.players) - 1:
         votes = dict(state.votes)
@@ -200,9 +194,9 @@ def _end_round(state: GameState, votes: dict[PlayerId, str], rng: random.Random)
     for award in awards:
         scores[award.player] += award.points
     if rules.end_at_score is not None and max(scores.values()) >= rules.end_at_score:
-        return [*events, _game_over(scores, END_SCORE)]
+        return [*events, _game_over(scores, EndReason.SCORE_REACHED)]
     if rules.max_rounds is not None and state.round >= rules.max_rounds:
-        return [*events, _game_over(scores, END_ROUNDS)]
+        return [*events, _game_over(scores, EndReason.ROUND_LIMIT)]
 
     # Refill: every player draws back to a full hand, in seat order.
     hand_size = rules.hand_size_for(len(players))
@@ -223,13 +217,20 @@ def _end_round(state: GameState, votes: dict[PlayerId, str], rng: random.Random)
             draws.append((p, cards))
     events.append(CardsDrawn(draws=tuple(draws)))
     if taken == len(pile) and (not rules.reshuffle_discards or taken < total):
-        return [*events, _game_over(scores, END_DECK)]
+        return [*events, _game_over(scores, EndReason.DECK_EXHAUSTED)]
     next_storyteller = state.next_storyteller()
     events.append(RoundStarted(round=state.round + 1, storyteller=next_storyteller))
     return events
 
 
-def _game_over(scores: dict[PlayerId, int], reason: str) -> GameEnded:
+def _game_over(scores: dict[PlayerId, int], reason: EndReason | str) -> GameEnded:
     """Players tied for the most points share the victory."""
     best = max(scores.values())
     return GameEnded(winners=tuple([p for p, s in scores.items() if s == best]), reason=reason)
+
+
+_MOVES: dict[type[Any], Callable[[GameState, Any, random.Random], list[Event]]] = {
+    GiveClue: _give_clue,
+    SubmitCards: _submit,
+    CastVote: _vote,
+}

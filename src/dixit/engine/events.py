@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .commands import CardId, PlayerId
+from .results import AwardReason, EndReason, Outcome
 from .rules import Rules
 
 
@@ -61,7 +62,7 @@ class VoteCast:
 class PointsAwarded:
     player: PlayerId
     points: int
-    reason: str
+    reason: AwardReason
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +76,7 @@ class RoundScored:
     table: tuple[CardId, ...]
     owners: tuple[tuple[CardId, PlayerId], ...]  # in table order
     votes: tuple[tuple[PlayerId, CardId], ...]  # in seat order
-    outcome: str  # "everybody" | "nobody" | "some"
+    outcome: Outcome
     awards: tuple[PointsAwarded, ...]
 
     def points(self) -> dict[PlayerId, int]:
@@ -95,7 +96,7 @@ class PileReshuffled:
 @dataclass(frozen=True, slots=True)
 class GameEnded:
     winners: tuple[PlayerId, ...]
-    reason: str  # "deck_exhausted" | "score_reached" | "round_limit"
+    reason: EndReason | str  # a host may give their own reason when stopping a game
 
 
 Event = (

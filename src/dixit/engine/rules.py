@@ -10,8 +10,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from . import errors
-from .errors import GameError
+from .errors import Code, GameError
 
 DEFAULT_CLUE_MAX_LENGTH = 200
 
@@ -80,11 +79,11 @@ def rules_for(edition: str, **options: Any) -> Rules:
         base = EDITIONS[edition]
     except KeyError:
         raise GameError(
-            errors.UNKNOWN_EDITION, f"unknown edition {edition!r}; known: {', '.join(EDITIONS)}"
+            Code.UNKNOWN_EDITION, f"unknown edition {edition!r}; known: {', '.join(EDITIONS)}"
         ) from None
     unknown = sorted(set(options) - set(OPTION_NAMES))
     if unknown:
-        raise GameError(errors.UNKNOWN_OPTION, f"unknown rules option(s): {', '.join(unknown)}")
+        raise GameError(Code.UNKNOWN_OPTION, f"unknown rules option(s): {', '.join(unknown)}")
     rules = dataclasses.replace(base, **options)
     validate(rules)
     return rules
@@ -95,7 +94,7 @@ def _int_field(rules: Rules, name: str, low: int, high: int, optional: bool = Fa
     if optional and value is None:
         return
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise GameError(errors.BAD_OPTION, f"{name} must be an integer from {low} to {high}")
+        raise GameError(Code.BAD_OPTION, f"{name} must be an integer from {low} to {high}")
 
 
 def validate(rules: Rules) -> None:
@@ -109,15 +108,15 @@ def validate(rules: Rules) -> None:
     _int_field(rules, "max_rounds", 1, 1000, optional=True)
     _int_field(rules, "clue_max_length", 1, 2000)
     if rules.three_player_cards_each >= rules.three_player_hand_size:
-        raise GameError(errors.BAD_OPTION, "three_player_cards_each must be below the hand size")
+        raise GameError(Code.BAD_OPTION, "three_player_cards_each must be below the hand size")
     for name in ("reshuffle_discards",):
         if not isinstance(getattr(rules, name), bool):
-            raise GameError(errors.BAD_OPTION, f"{name} must be true or false")
+            raise GameError(Code.BAD_OPTION, f"{name} must be true or false")
     if rules.lone_finder_bonus is not None and not isinstance(rules.lone_finder_bonus, bool):
-        raise GameError(errors.BAD_OPTION, "lone_finder_bonus must be true, false or null")
+        raise GameError(Code.BAD_OPTION, "lone_finder_bonus must be true, false or null")
     if rules.reshuffle_discards and rules.end_at_score is None and rules.max_rounds is None:
         raise GameError(
-            errors.BAD_OPTION,
+            Code.BAD_OPTION,
             "with reshuffled discards the draw pile never runs out: set end_at_score or max_rounds",
         )
 
@@ -125,7 +124,7 @@ def validate(rules: Rules) -> None:
 def check_players(rules: Rules, players: int) -> None:
     if not rules.min_players <= players <= rules.max_players:
         raise GameError(
-            errors.PLAYER_COUNT,
+            Code.PLAYER_COUNT,
             f"{rules.edition} plays with {rules.min_players} to {rules.max_players} players, "
             f"not {players}",
         )

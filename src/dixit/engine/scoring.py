@@ -6,17 +6,7 @@ from collections.abc import Mapping, Sequence
 
 from .commands import CardId, PlayerId
 from .events import PointsAwarded
-
-EVERYBODY = "everybody"
-NOBODY = "nobody"
-SOME = "some"
-
-# Reasons, stable strings that clients translate.
-STORYTELLER_FOUND_BY_SOME = "storyteller_found_by_some"
-FOUND_STORYTELLER = "found_storyteller"
-EVERYBODY_FOUND = "everybody_found"
-NOBODY_FOUND = "nobody_found"
-VOTES_RECEIVED = "votes_received"
+from .results import AwardReason, Outcome
 
 
 def score_round(
@@ -25,7 +15,7 @@ def score_round(
     owners: Mapping[CardId, PlayerId],
     votes: Mapping[PlayerId, CardId],
     lone_finder_bonus: bool = False,
-) -> tuple[str, tuple[PointsAwarded, ...]]:
+) -> tuple[Outcome, tuple[PointsAwarded, ...]]:
     """Return the outcome and the points awarded, in seat order, zero awards left out.
 
     - everybody or nobody found the storyteller's card: storyteller 0, every other player 2;
@@ -43,22 +33,24 @@ def score_round(
 
     awards: list[PointsAwarded] = []
     if len(finders) in (0, voters):
-        outcome = NOBODY if not finders else EVERYBODY
-        reason = NOBODY_FOUND if not finders else EVERYBODY_FOUND
+        outcome = Outcome.NOBODY if not finders else Outcome.EVERYBODY
+        reason = AwardReason.NOBODY_FOUND if not finders else AwardReason.EVERYBODY_FOUND
         for player in players:
             if player != storyteller:
                 awards.append(PointsAwarded(player, 2, reason))
                 if player in received:
-                    awards.append(PointsAwarded(player, received[player], VOTES_RECEIVED))
+                    awards.append(
+                        PointsAwarded(player, received[player], AwardReason.VOTES_RECEIVED)
+                    )
         return outcome, tuple(awards)
 
     found = 4 if lone_finder_bonus and len(finders) == 1 else 3
     for player in players:
         if player == storyteller:
-            awards.append(PointsAwarded(player, found, STORYTELLER_FOUND_BY_SOME))
+            awards.append(PointsAwarded(player, found, AwardReason.STORYTELLER_FOUND_BY_SOME))
             continue
         if player in finders:
-            awards.append(PointsAwarded(player, found, FOUND_STORYTELLER))
+            awards.append(PointsAwarded(player, found, AwardReason.FOUND_STORYTELLER))
         if player in received:
-            awards.append(PointsAwarded(player, received[player], VOTES_RECEIVED))
-    return SOME, tuple(awards)
+            awards.append(PointsAwarded(player, received[player], AwardReason.VOTES_RECEIVED))
+    return Outcome.SOME, tuple(awards)

@@ -13,9 +13,8 @@ import typing
 from enum import Enum
 from typing import Any, Union
 
-from . import errors
 from .commands import CastVote, Command, EndGame, GiveClue, StartGame, SubmitCards
-from .errors import GameError
+from .errors import Code, GameError
 from .events import EVENT_TYPES, Event
 from .legal import LegalActions
 from .rules import Rules
@@ -81,14 +80,14 @@ def dumps(value: Any) -> str:
 
 def _from_tagged(data: JSON, registry: dict[str, type[Any]], what: str) -> Any:
     if not isinstance(data, dict):
-        raise GameError(errors.MALFORMED, f"a {what} must be a JSON object")
+        raise GameError(Code.MALFORMED, f"a {what} must be a JSON object")
     version = data.get("schema", SCHEMA_VERSION)
     if version != SCHEMA_VERSION:
-        raise GameError(errors.SCHEMA_VERSION, f"unsupported schema version {version!r}")
+        raise GameError(Code.SCHEMA_VERSION, f"unsupported schema version {version!r}")
     name = data.get("type")
     cls = registry.get(name) if isinstance(name, str) else None
     if cls is None:
-        raise GameError(errors.UNKNOWN_COMMAND, f"unknown {what} type {name!r}")
+        raise GameError(Code.UNKNOWN_COMMAND, f"unknown {what} type {name!r}")
     body = {k: v for k, v in data.items() if k not in ("schema", "type")}
     return _decode(cls, body, what)
 
@@ -116,20 +115,20 @@ def _decode(tp: Any, value: JSON, where: str) -> Any:
                 return _decode(option, value, where)
             except GameError:
                 continue
-        raise GameError(errors.MALFORMED, f"{where}: unexpected value {value!r}")
+        raise GameError(Code.MALFORMED, f"{where}: unexpected value {value!r}")
     if origin is tuple:
         args = typing.get_args(tp)
         if not isinstance(value, list):
-            raise GameError(errors.MALFORMED, f"{where}: expected a list")
+            raise GameError(Code.MALFORMED, f"{where}: expected a list")
         if len(args) == 2 and args[1] is Ellipsis:
             return tuple(_decode(args[0], v, where) for v in value)
         if len(args) != len(value):
-            raise GameError(errors.MALFORMED, f"{where}: expected {len(args)} items")
+            raise GameError(Code.MALFORMED, f"{where}: expected {len(args)} items")
         return tuple(_decode(a, v, where) for a, v in zip(args, value, strict=True))
     if origin is dict:
         key_type, value_type = typing.get_args(tp)
         if not isinstance(value, dict):
-            raise GameError(errors.MALFORMED, f"{where}: expected an object")
+            raise GameError(Code.MALFORMED, f"{where}: expected an object")
         return {
             _decode(key_type, k, where): _decode(value_type, v, where) for k, v in value.items()
         }
@@ -139,7 +138,7 @@ def _decode(tp: Any, value: JSON, where: str) -> Any:
         try:
             return tp(value)
         except ValueError:
-            raise GameError(errors.MALFORMED, f"{where}: bad value {value!r}") from None
+            raise GameError(Code.MALFORMED, f"{where}: bad value {value!r}") from None
     if tp is bool:
         if isinstance(value, bool):
             return value
@@ -148,23 +147,23 @@ def _decode(tp: Any, value: JSON, where: str) -> Any:
             return value
     elif tp is str and isinstance(value, str):
         return value
-    raise GameError(errors.MALFORMED, f"{where}: expected {getattr(tp, '__name__', tp)}")
+    raise GameError(Code.MALFORMED, f"{where}: expected {getattr(tp, '__name__', tp)}")
 
 
 def _decode_dataclass(cls: type[Any], value: JSON, where: str) -> Any:
     if not isinstance(value, dict):
-        raise GameError(errors.MALFORMED, f"{where}: expected an object")
+        raise GameError(Code.MALFORMED, f"{where}: expected an object")
     hints = _hints(cls)
     names = {f.name for f in dataclasses.fields(cls)}
     unknown = set(value) - names
     if unknown:
-        raise GameError(errors.MALFORMED, f"{where}: unknown field(s) {sorted(unknown)}")
+        raise GameError(Code.MALFORMED, f"{where}: unknown field(s) {sorted(unknown)}")
     kwargs = {}
     for f in dataclasses.fields(cls):
         if f.name in value:
             kwargs[f.name] = _decode(hints[f.name], value[f.name], f"{where}.{f.name}")
         elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
-            raise GameError(errors.MALFORMED, f"{where}: missing field {f.name!r}")
+            raise GameError(Code.MALFORMED, f"{where}: missing field {f.name!r}")
     return cls(**kwargs)
 
 

@@ -13,9 +13,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from . import errors
 from .commands import CardId, PlayerId
-from .errors import GameError
+from .errors import Code, GameError
 from .events import (
     CardsDrawn,
     CardsSubmitted,
@@ -29,6 +28,7 @@ from .events import (
     TableLaid,
     VoteCast,
 )
+from .results import EndReason
 from .rules import Rules
 
 
@@ -59,7 +59,7 @@ class GameState:
     scores: dict[PlayerId, int]
     rounds: tuple[RoundScored, ...]
     winners: tuple[PlayerId, ...]
-    end_reason: str | None
+    end_reason: EndReason | str | None
 
     @property
     def voters(self) -> tuple[PlayerId, ...]:
@@ -145,18 +145,18 @@ def evolve_all(state: GameState | None, events: Iterable[Event]) -> GameState:
         if draft is None:
             if state is None:
                 if not isinstance(event, GameStarted):
-                    raise GameError(errors.EVENT_INVALID, "the first event must be GameStarted")
+                    raise GameError(Code.EVENT_INVALID, "the first event must be GameStarted")
                 draft = _started(event)
                 continue
             draft = _copy(state)
         handler = _HANDLERS.get(type(event))
         if handler is None:
-            raise GameError(errors.EVENT_INVALID, f"{type(event).__name__} cannot follow a start")
+            raise GameError(Code.EVENT_INVALID, f"{type(event).__name__} cannot follow a start")
         handler(draft, event)
         draft.version += 1
     if draft is None:
         if state is None:
-            raise GameError(errors.GAME_NOT_STARTED, "no events")
+            raise GameError(Code.GAME_NOT_STARTED, "no events")
         return state
     return draft
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from .commands import CardId, PlayerId
 from .events import RoundScored
 from .legal import NOTHING, LegalActions, legal_actions, waiting_for
+from .results import EndReason
 from .rules import Rules
 from .state import GameState, Phase
 
@@ -38,7 +39,7 @@ class PlayerView:
     discard_count: int
     rounds: tuple[RoundScored, ...]  # every revealed round, oldest first
     winners: tuple[PlayerId, ...]
-    end_reason: str | None  # deck_exhausted | score_reached | round_limit | ended_by_host
+    end_reason: EndReason | str | None
     legal: LegalActions
 
 

@@ -83,7 +83,6 @@ class ErrorCode(StrEnum):
     DECK_BAD_LANGUAGE = "deck/bad_language"
     DECK_UNKNOWN_CARD = "deck/unknown_card"
     DECK_NOT_IMPORTED = "deck/not_imported"
-    UNKNOWN_LEVEL = "bot/unknown_level"
     CONFLICT = "server/conflict"
     INTERNAL = "server/internal"
 
@@ -168,7 +167,6 @@ DESCRIPTIONS: dict[ErrorCode | NoticeCode, str] = {
     "it, pl, es, pt, fr, en",
     ErrorCode.DECK_UNKNOWN_CARD: "HTTP 400: a caption for a card the deck does not have",
     ErrorCode.DECK_NOT_IMPORTED: "HTTP 409: captions are written only for imported decks",
-    ErrorCode.UNKNOWN_LEVEL: "a computer player level outside `random|easy|medium|strong`",
     ErrorCode.CONFLICT: "another server process wrote first; resend the command",
     ErrorCode.INTERNAL: "HTTP 500: a fault of the server (logged); nothing changed",
     NoticeCode.AUTO_PLAYED: "the phase timer ran out: a computer player played for `seat`",

@@ -16,6 +16,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel
 
+from dixit.engine import AwardReason, EndReason, Outcome
+
 from .codes import ErrorCode, NoticeCode
 
 PROTOCOL_VERSION = 1
@@ -303,7 +305,7 @@ class LegalActions(ServerModel):
 class PointsAwarded(ServerModel):
     player: SeatId
     points: int
-    reason: str
+    reason: AwardReason
 
 
 class CardOwner(ServerModel):
@@ -326,7 +328,7 @@ class RoundResult(ServerModel):
     table: list[CardId]
     owners: list[CardOwner]
     votes: list[Vote]
-    outcome: Literal["everybody", "nobody", "some"] | str
+    outcome: Outcome
     awards: list[PointsAwarded]
 
 
@@ -352,9 +354,10 @@ class GameView(ServerModel):
     discard_count: int
     rounds: list[RoundResult]
     winners: list[SeatId]
-    end_reason: str | None = Field(
+    end_reason: EndReason | str | None = Field(
         default=None,
-        description="why the game ended: deck_exhausted, score_reached, round_limit, ended_by_host",
+        description="why the game ended: one of EndReason, or the host's own words "
+        "(null while it goes on)",
     )
     legal: LegalActions
 
@@ -432,7 +435,7 @@ class PileReshuffledEvent(ServerModel):
 class GameEndedEvent(ServerModel):
     type: Literal["GameEnded"] = "GameEnded"
     winners: list[SeatId]
-    reason: str
+    reason: EndReason | str = Field(description="one of EndReason, or the host's own words")
 
 
 GameEventUnion = Annotated[

@@ -8,6 +8,8 @@ from typing import Any
 import orjson
 from pydantic import ValidationError
 
+from dixit.engine import CodedError
+
 from .codes import ErrorCode
 from .messages import (
     CLIENT_MESSAGE_TYPES,
@@ -23,13 +25,12 @@ from .messages import (
 MAX_DEPTH = 8  # the deepest message (update_settings → settings → timers) needs 3
 
 
-class ProtocolError(Exception):
+class ProtocolError(CodedError):
     """A message that cannot be read. ``command_id`` is echoed back when it could be found."""
 
     def __init__(self, code: ErrorCode, message: str, command_id: str | None = None) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
+        super().__init__(code, message)
+        self.code: ErrorCode = code
         self.command_id = command_id
 
 

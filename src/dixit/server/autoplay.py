@@ -102,6 +102,7 @@ class Autoplay:
         self._runner: asyncio.Task[None] | None = None
         self._book: CardBook | None = None
         self._book_for: int | None = None
+        self._book_task: asyncio.Task[CardBook] | None = None
         self._bots: dict[tuple[str, str], Bot] = {}
         self._due: dict[tuple[str, int, str], float] = {}
         self._claim_opened: tuple[tuple[int, int], float] | None = None
@@ -111,7 +112,7 @@ class Autoplay:
         return self.room.services.config.bot_delay_s
 
     def shutdown(self) -> None:
-        for task in (self._timer, self._runner):
+        for task in (self._timer, self._runner, self._book_task):
             if task is not None:
                 task.cancel()
 
@@ -119,15 +120,22 @@ class Autoplay:
         """Re-arm the timer and wake the computer players after any change."""
         if self.room.closed:
             return
+        self._prepare()
         self._arm_timer()
         self._schedule()
 
     def new_game(self) -> None:
+        self._book = None
         self._bots.clear()
         self._due.clear()
         self._claim_opened = None
 
     # ------------------------------------------------------------------ learning
+
+    @property
+    def book(self) -> CardBook | None:
+        """The card book of the current game, once a computer player has needed it."""
+        return self._book
 
     def learn(self, events: Sequence[Event]) -> None:
         """Finished rounds' clues, told for the storyteller's card (public once scored)."""
@@ -138,26 +146,37 @@ class Autoplay:
             if isinstance(event, RoundScored):
                 self._book.learn(event.storyteller_card, event.clue, lang)
 
+    def _prepare(self) -> None:
+        """Start building this game's card book as soon as a computer player sits in it."""
+        room = self.room
+        if room.data.status != "playing" or not any(s.is_bot for s in room.data.seats):
+            return
+        game = room.data.game_number
+        if self._book_task is None or self._book_for != game:
+            self._book_for = game
+            self._book_task = asyncio.get_running_loop().create_task(self._build_book(game))
+
     async def _ensure_book(self) -> CardBook:
-        """The room's card book: built once a game, in a worker thread, then fed the room's
-        finished rounds."""
-        game = self.room.data.game_number
-        if self._book is not None and self._book_for == game:
-            return self._book
-        ids = self.room.deck_ids()
-        cards = card_dicts(self.room.services.cards, ids)
+        self._prepare()
+        assert self._book_task is not None
+        return await asyncio.shield(self._book_task)
+
+    async def _build_book(self, game: int) -> CardBook:
+        """The room's card book (in a worker thread), fed the room's finished rounds."""
+        room = self.room
+        cards = card_dicts(room.services.cards, room.deck_ids())
         book = await asyncio.to_thread(CardBook.from_cards, cards)
-        lang = self.room.settings.language
-        store = self.room.services.store
-        for number in range(1, self.room.data.game_number):
-            for stored in await store.read(f"{self.room.code}:{number}"):
+        lang = room.settings.language
+        for number in range(1, game):
+            for stored in await room.services.store.read(f"{room.code}:{number}"):
                 event = event_from_json(stored.data)
                 if isinstance(event, RoundScored):
                     book.learn(event.storyteller_card, event.clue, lang)
-        for event in self.room.log:
-            if isinstance(event, RoundScored):
-                book.learn(event.storyteller_card, event.clue, lang)
-        self._book, self._book_for = book, game
+        if room.data.game_number == game:
+            for event in room.log:
+                if isinstance(event, RoundScored):
+                    book.learn(event.storyteller_card, event.clue, lang)
+            self._book = book
         return book
 
     # ------------------------------------------------------------------ deciding

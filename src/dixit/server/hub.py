@@ -15,7 +15,8 @@ from dixit.storage import RoomRecord
 from . import lobby
 from .errors import ServerError
 from .records import RoomRecordData
-from .room import Room, Services, rules_from_settings
+from .room import Room, Services
+from .rules import rules_from_settings
 from .tokens import new_room_code, new_token, normalise_code, token_hash
 
 log = logging.getLogger("dixit.server")

@@ -15,28 +15,21 @@ import asyncio
 import dataclasses
 import logging
 import random
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from dixit.engine import (
-    CastVote,
+    CodedError,
     Command,
-    EndGame,
     Event,
-    GameError,
     GameState,
-    GiveClue,
     Phase,
-    StartGame,
-    SubmitCards,
     evolve,
     execute,
     replay,
-    rules_for,
     waiting_for,
 )
-from dixit.engine.rules import Rules
 from dixit.engine.serialize import event_from_json, event_to_json
 from dixit.protocol import messages as m
 from dixit.protocol.codes import ErrorCode as Code
@@ -45,7 +38,7 @@ from dixit.protocol.convert import ack_json, error_json
 from dixit.pubsub import PubSub
 from dixit.storage import EventStore, RoomRecord, StoredEvent, VersionConflict
 
-from . import lobby
+from . import handlers, lobby
 from .autoplay import Autoplay, plan_deadline, readable
 from .cards import CardSource, UnknownDeck
 from .config import ServerConfig
@@ -66,26 +59,6 @@ class Services:
     cards: CardSource
     pubsub: PubSub
     origin: str  # this process, in fan-out messages (several processes may share a store)
-
-
-def rules_from_settings(settings: m.RoomSettings) -> Rules:
-    """The engine's rules for a room's settings; GameError (setup/…) when they do not fit."""
-    options: dict[str, Any] = {}
-    base = rules_for(settings.edition)
-    if settings.lone_finder_bonus is not None:
-        options["lone_finder_bonus"] = settings.lone_finder_bonus
-    if settings.end_at_score is not None:
-        options["end_at_score"] = settings.end_at_score
-    if settings.max_rounds is not None:
-        options["max_rounds"] = settings.max_rounds
-    if settings.clue_max_length is not None:
-        options["clue_max_length"] = settings.clue_max_length
-    if settings.max_players is not None:
-        options["max_players"] = max(base.min_players, min(settings.max_players, base.max_players))
-    return rules_for(settings.edition, **options)
-
-
-Handler = Callable[["Room", SeatRecord, Any, str], Awaitable[int]]
 
 
 class Room:
@@ -309,8 +282,9 @@ class Room:
         gets it back."""
         async with self.lock:
             seat = self.data.seat(conn.seat)
-            if seat is not None and seat.is_bot and seat.person:
-                await self._reclaim(seat)
+            back = seat is not None and seat.is_bot and seat.person
+            if back:
+                await self.commit(lobby.reclaim(self.data, conn.seat or ""))
             self.fanout.add(conn)
             if game is not None and game != self.data.game_number:
                 since = None
@@ -319,13 +293,19 @@ class Room:
             )
             conn.send(m.Welcome(you=you(conn, self.data.host), room=self.room_state(), game=update))
             self._send_room(skip=conn.id)
+            if back and seat is not None:
+                self._tell_reclaimed(seat)
 
     def detach(self, conn: Connection) -> None:
         if self.fanout.remove(conn):
             self._send_room()
 
-    async def _reclaim(self, seat: SeatRecord) -> None:
+    async def reclaim(self, seat: SeatRecord) -> None:
+        """The person is back (a game move of theirs): their seat is theirs again."""
         await self.commit(lobby.reclaim(self.data, seat.id))
+        self._tell_reclaimed(seat)
+
+    def _tell_reclaimed(self, seat: SeatRecord) -> None:
         self.notice(NoticeCode.RECLAIMED, f"{seat.name} is back and plays again.", seat.id)
 
     async def notify_joined(self) -> None:
@@ -367,7 +347,7 @@ class Room:
                 return
             try:
                 version = await self._decide_and_retry(seat, msg, command_id, key)
-            except (GameError, ServerError) as error:
+            except CodedError as error:  # the engine's, the server's: nothing changed
                 conn.send(error_json(command_id, error.code, error.message))
                 return
             except VersionConflict:
@@ -396,115 +376,13 @@ class Room:
             return await self._dispatch(self.data.seat(seat.id) or seat, msg, command_id)
 
     async def _dispatch(self, seat: SeatRecord, msg: m.ClientModel, command_id: str) -> int:
-        entry = HANDLERS.get(type(msg))
+        entry = handlers.HANDLERS.get(type(msg))
         if entry is None:
             raise ServerError(Code.UNKNOWN_TYPE, f"unexpected {type(msg).__name__}")
         host_only, handler = entry
         if host_only and seat.id != self.data.host:
             raise ServerError(Code.NOT_HOST, "only the host can do that", 403)
         return await handler(self, seat, msg, command_id)
-
-    # ------------------------------------------------------------------ handlers
-
-    async def _give_clue(self, seat: SeatRecord, msg: m.GiveClue, command_id: str) -> int:
-        return await self._play(seat, GiveClue(seat.id, msg.card, msg.clue), command_id)
-
-    async def _submit(self, seat: SeatRecord, msg: m.SubmitCards, command_id: str) -> int:
-        return await self._play(seat, SubmitCards(seat.id, tuple(msg.cards)), command_id)
-
-    async def _vote(self, seat: SeatRecord, msg: m.CastVote, command_id: str) -> int:
-        return await self._play(seat, CastVote(seat.id, msg.card), command_id)
-
-    async def _play(self, seat: SeatRecord, command: Command, command_id: str) -> int:
-        if not self.playing:
-            raise ServerError(Code.NOT_PLAYING, "no game is being played")
-        if seat.is_bot and seat.autoplay and seat.person:
-            await self._reclaim(seat)  # they are back: their move, their seat
-        elif seat.is_bot:
-            raise ServerError(
-                Code.SEAT_IS_BOT, "a computer player plays your seat now; ask the host"
-            )
-        return await self.apply(command, command_id, seat.id)
-
-    async def _set_profile(self, seat: SeatRecord, msg: m.SetProfile, command_id: str) -> int:
-        return await self.commit(lobby.set_profile(self.data, seat.id, msg.name, msg.colour))
-
-    async def _leave(self, seat: SeatRecord, msg: m.Leave, command_id: str) -> int:
-        online = self.fanout.online()
-        return await self.commit(lobby.remove_seat(self.data, seat.id, m.DEFAULT_BOT_LEVEL, online))
-
-    async def _start(self, host: SeatRecord, msg: m.StartGame, command_id: str) -> int:
-        lobby.require_lobby(self.data, "only in the lobby, before the game starts")
-        rules = rules_from_settings(self.settings)
-        players = tuple(s.id for s in self.data.seats)
-        if len(players) < rules.min_players:
-            raise ServerError(
-                Code.TOO_FEW_PLAYERS,
-                f"{rules.min_players} players are needed, {len(players)} seated",
-            )
-        try:
-            deck = self.services.cards.card_ids(list(self.settings.decks))
-        except UnknownDeck as unknown:
-            raise ServerError(Code.UNKNOWN_DECK, f"unknown deck {unknown}") from None
-        first: str | None = None
-        if self.settings.first_storyteller == "host":
-            first = host.id
-        elif self.settings.first_storyteller == "random":
-            first = random.Random(f"{self.data.seed}:{self.data.game_number}:first").choice(players)
-        command = StartGame(players=players, deck=tuple(deck), rules=rules, first_storyteller=first)
-        self.autoplay.new_game()
-        return await self.apply(command, command_id, host.id, {"status": "playing"})
-
-    async def _update_settings(
-        self, host: SeatRecord, msg: m.UpdateSettings, command_id: str
-    ) -> int:
-        lobby.require_lobby(self.data, "only in the lobby, before the game starts")
-        rules = rules_from_settings(msg.settings)
-        try:
-            self.services.cards.card_ids(list(msg.settings.decks))
-        except UnknownDeck as unknown:
-            raise ServerError(Code.UNKNOWN_DECK, f"unknown deck {unknown}") from None
-        return await self.commit(lobby.update_settings(self.data, msg.settings, rules.max_players))
-
-    async def _add_bot(self, host: SeatRecord, msg: m.AddBot, command_id: str) -> int:
-        lobby.require_lobby(self.data, "only in the lobby, before the game starts")
-        limit = rules_from_settings(self.settings).max_players
-        data, _ = lobby.add_computer(self.data, msg.level, limit)
-        return await self.commit(data)
-
-    async def _set_bot_level(self, host: SeatRecord, msg: m.SetBotLevel, command_id: str) -> int:
-        return await self.commit(lobby.set_bot_level(self.data, msg.player, msg.level))
-
-    async def _kick(self, host: SeatRecord, msg: m.Kick, command_id: str) -> int:
-        online = self.fanout.online()
-        data = lobby.kick(self.data, host.id, msg.seat, m.DEFAULT_BOT_LEVEL, online)
-        version = await self.commit(data)
-        self.fanout.close_seat(msg.seat, Code.KICKED, "the host removed you from the room")
-        return version
-
-    async def _set_bot(self, host: SeatRecord, msg: m.SetBot, command_id: str) -> int:
-        data = lobby.set_bot(self.data, msg.seat, msg.bot, m.DEFAULT_BOT_LEVEL)
-        version = await self.commit(data)
-        seat = self.data.seat(msg.seat)
-        if msg.bot and seat is not None and seat.autoplay:
-            self.notice(
-                NoticeCode.AUTOPLAYED,
-                f"A computer player plays for {seat.name} until they come back.",
-                seat.id,
-            )
-        return version
-
-    async def _transfer_host(self, host: SeatRecord, msg: m.TransferHost, command_id: str) -> int:
-        return await self.commit(lobby.transfer_host(self.data, msg.seat))
-
-    async def _end_game(self, host: SeatRecord, msg: m.EndGame, command_id: str) -> int:
-        """The engine ends the game (the leaders win); the log records it like any move."""
-        if not self.playing or self.state is None:
-            raise ServerError(Code.NOT_PLAYING, "no game is being played")
-        return await self.apply(EndGame(), command_id, host.id)
-
-    async def _rematch(self, host: SeatRecord, msg: m.Rematch, command_id: str) -> int:
-        return await self.commit(lobby.rematch(self.data))
 
 
 def _level(seat: SeatRecord) -> m.BotLevel | None:
@@ -514,22 +392,3 @@ def _level(seat: SeatRecord) -> m.BotLevel | None:
         if seat.bot_kind == level:
             return level
     return m.DEFAULT_BOT_LEVEL
-
-
-# Message type → (host only, handler). Everything a socket can ask of a room, in one place.
-HANDLERS: dict[type[m.ClientModel], tuple[bool, Handler]] = {
-    m.GiveClue: (False, Room._give_clue),
-    m.SubmitCards: (False, Room._submit),
-    m.CastVote: (False, Room._vote),
-    m.SetProfile: (False, Room._set_profile),
-    m.Leave: (False, Room._leave),
-    m.StartGame: (True, Room._start),
-    m.UpdateSettings: (True, Room._update_settings),
-    m.AddBot: (True, Room._add_bot),
-    m.SetBotLevel: (True, Room._set_bot_level),
-    m.Kick: (True, Room._kick),
-    m.SetBot: (True, Room._set_bot),
-    m.TransferHost: (True, Room._transfer_host),
-    m.EndGame: (True, Room._end_game),
-    m.Rematch: (True, Room._rematch),
-}

@@ -1,0 +1,87 @@
+"""Playing a game through: one loop for bots, tests, benchmarks and simulations.
+
+``playthrough`` asks a chooser for each move the game waits on, in seat order, and folds it in;
+``random_command`` is the uniform random chooser (any legal move, from :func:`legal_actions`
+alone). Chance comes only from the ``rng`` passed in, so a seed fixes the whole game.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Sequence
+
+from .commands import CardId, CastVote, Command, GiveClue, PlayerId, StartGame, SubmitCards
+from .decide import execute
+from .events import Event
+from .legal import legal_actions, waiting_for
+from .rules import Rules
+from .state import GameState, Phase
+
+Chooser = Callable[[GameState, PlayerId], Command | None]
+"""A player's move in a state, or None when that player has nothing to do."""
+
+CLUE_WORDS = ("dream", "storm", "home", "light", "journey", "secret", "memory", "wonder")
+
+
+def random_command(state: GameState, player: PlayerId, rng: random.Random) -> Command | None:
+    """A uniformly random legal move for ``player`` (a clue is one of a few words)."""
+    legal = legal_actions(state, player)
+    if legal.give_clue:
+        return GiveClue(player, rng.choice(legal.give_clue), rng.choice(CLUE_WORDS))
+    if legal.submit:
+        if legal.submit_count == 1:
+            return SubmitCards(player, (rng.choice(legal.submit),))
+        return SubmitCards(player, tuple(rng.sample(legal.submit, legal.submit_count)))
+    if legal.vote:
+        return CastVote(player, rng.choice(legal.vote))
+    return None
+
+
+def playthrough(
+    state: GameState, rng: random.Random, choose: Chooser, max_moves: int = 100_000
+) -> Iterator[tuple[Command, GameState, list[Event]]]:
+    """Each move until the game is over: (command, state after it, its events).
+
+    Everyone the game waits on is asked in seat order; in a simultaneous phase nobody is asked
+    twice before the phase moves on. Raises RuntimeError if a pass makes no move (a chooser
+    that never acts would otherwise loop forever) or after ``max_moves``.
+    """
+    moves = 0
+    while state.phase is not Phase.OVER:
+        moved = False
+        for player in waiting_for(state):
+            command = choose(state, player)
+            if command is None:
+                continue
+            state, events = execute(state, command, rng)
+            moves += 1
+            moved = True
+            yield command, state, events
+            if state.phase is Phase.OVER:
+                return
+        if not moved or moves >= max_moves:
+            raise RuntimeError(f"no progress in {state.phase} after {moves} moves")
+
+
+def random_playthrough(
+    rules: Rules,
+    players: Sequence[PlayerId],
+    deck: Sequence[CardId],
+    seed: int,
+    first_storyteller: PlayerId | None = None,
+    choose: Chooser | None = None,
+) -> tuple[GameState, list[Event]]:
+    """A complete game from ``seed``: the final state and every event.
+
+    The seed drives the engine's shuffles; a separate generator derived from it drives the
+    random chooser (used unless ``choose`` is given).
+    """
+    rng = random.Random(seed)
+    chooser_rng = random.Random(seed ^ 0x5EED)
+    pick = choose or (lambda state, player: random_command(state, player, chooser_rng))
+    start = StartGame(tuple(players), tuple(deck), rules, first_storyteller=first_storyteller)
+    state, log = execute(None, start, rng)
+    for _command, after, events in playthrough(state, rng, pick):
+        log.extend(events)
+        state = after
+    return state, log

@@ -1,0 +1,35 @@
+"""The vocabulary of results: round outcomes, why points were awarded, why a game ended."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Outcome(StrEnum):
+    """How many players found the storyteller's card."""
+
+    EVERYBODY = "everybody"
+    NOBODY = "nobody"
+    SOME = "some"
+
+
+class AwardReason(StrEnum):
+    """Why points were awarded: stable values that clients translate."""
+
+    STORYTELLER_FOUND_BY_SOME = "storyteller_found_by_some"
+    FOUND_STORYTELLER = "found_storyteller"
+    EVERYBODY_FOUND = "everybody_found"
+    NOBODY_FOUND = "nobody_found"
+    VOTES_RECEIVED = "votes_received"
+
+
+class EndReason(StrEnum):
+    """Why a game ended: one of the rules' endings, or the host stopped it."""
+
+    DECK_EXHAUSTED = "deck_exhausted"
+    SCORE_REACHED = "score_reached"
+    ROUND_LIMIT = "round_limit"
+    ENDED_BY_HOST = "ended_by_host"
+
+
+RULES_ENDINGS = (EndReason.DECK_EXHAUSTED, EndReason.SCORE_REACHED, EndReason.ROUND_LIMIT)

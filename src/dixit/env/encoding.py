@@ -1,0 +1,201 @@
+"""Numbers for a learner: a player's view as a flat integer vector, moves as one discrete space.
+
+The action space of a game is fixed by its edition and player count:
+
+- ``[0, H)``: tell a clue about the card in hand slot ``i`` (H = hand size);
+- ``[H, H + S)``: submit the hand slots of combination ``j`` (S = C(H, k), k cards each);
+- ``[H + S, H + S + T)``: vote for table slot ``t`` (T = table size).
+
+The observation is the engine's :class:`PlayerView` and nothing more, seats counted from the
+viewer (0 = me), cards as deck indices: no hidden card of another player can appear in it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from itertools import combinations
+
+import numpy as np
+import numpy.typing as npt
+
+from dixit.engine import (
+    CardId,
+    CastVote,
+    Code,
+    Command,
+    GameError,
+    GiveClue,
+    Phase,
+    PlayerView,
+    RoundScored,
+    Rules,
+    SubmitCards,
+)
+
+PHASES = (Phase.CLUE, Phase.SUBMIT, Phase.VOTE, Phase.OVER)
+HISTORY = 3  # revealed rounds shown, newest first
+IntArray = npt.NDArray[np.int32]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Sizes of the spaces for one edition and player count."""
+
+    players: int
+    deck: tuple[CardId, ...]
+    hand: int
+    cards_each: int
+    table: int
+    combos: tuple[tuple[int, ...], ...]
+
+    @classmethod
+    def of(cls, rules: Rules, players: int, deck: tuple[CardId, ...]) -> Layout:
+        hand, each = rules.hand_size_for(players), rules.cards_each_for(players)
+        return cls(
+            players,
+            deck,
+            hand,
+            each,
+            rules.table_size_for(players),
+            tuple(combinations(range(hand), each)),
+        )
+
+    @property
+    def actions(self) -> int:
+        return self.hand + len(self.combos) + self.table
+
+    @property
+    def round_size(self) -> int:
+        """One revealed round: storyteller seat and card, then table cards, owners and votes."""
+        return 2 + self.table * 3
+
+    @property
+    def observation_size(self) -> int:
+        n, d = self.players, len(self.deck)
+        return len(PHASES) + 4 + n * 3 + d * 2 + self.table + 1 + HISTORY * self.round_size
+
+
+class Encoder:
+    """Encodes views for one game; revealed rounds, which change once a round, are cached."""
+
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
+        self.index = {card: i for i, card in enumerate(layout.deck)}
+        self._history: dict[tuple[int, int], list[int]] = {}
+
+    def reset(self) -> None:
+        self._history.clear()
+
+    def _round(self, scored: RoundScored, seat: Callable[[str], int]) -> list[int]:
+        index, size = self.index, self.layout.table
+        votes: dict[str, int] = {}
+        for _, card in scored.votes:
+            votes[card] = votes.get(card, 0) + 1
+        owners = dict(scored.owners)
+        pad = size - len(scored.table)
+        return (
+            [seat(scored.storyteller), index[scored.storyteller_card]]
+            + [index[c] for c in scored.table]
+            + [-1] * pad
+            + [seat(owners[c]) for c in scored.table]
+            + [-1] * pad
+            + [votes.get(c, 0) for c in scored.table]
+            + [0] * pad
+        )
+
+    def history(self, view: PlayerView, me: int, seat: Callable[[str], int]) -> list[int]:
+        key = (me, len(view.rounds))
+        cached = self._history.get(key)
+        if cached is None:
+            cached = []
+            for back in range(HISTORY):
+                if back < len(view.rounds):
+                    cached += self._round(view.rounds[-1 - back], seat)
+                else:
+                    cached += [-1, -1] + [-1] * (self.layout.table * 2) + [0] * self.layout.table
+            self._history[key] = cached
+        return cached
+
+    def encode(self, view: PlayerView) -> IntArray:
+        """The view as integers (see the module docstring for what is and is not in it)."""
+        layout, index = self.layout, self.index
+        n, d = layout.players, len(layout.deck)
+        players = view.players
+        me = players.index(view.viewer) if view.viewer is not None else 0
+        seats = {p: (i - me) % n for i, p in enumerate(players)}
+
+        def seat(player: str | None) -> int:
+            return -1 if player is None else seats[player]
+
+        ordered = [players[(me + i) % n] for i in range(n)]
+        acted, waiting, scores = view.acted, view.waiting_for, view.scores
+        head = [int(view.phase is p) for p in PHASES]
+        head += [seat(view.storyteller), view.round, view.pile_count, view.discard_count]
+        head += [scores[p] for p in ordered]
+        head += [int(p in acted) for p in ordered]
+        head += [int(p in waiting) for p in ordered]
+        cards = [0] * (2 * d)
+        for card in view.hand or ():
+            cards[index[card]] = 1
+        for card in view.my_cards:
+            cards[d + index[card]] = 1
+        table = [index[c] for c in view.table]
+        table += [-1] * (layout.table - len(table))
+        table.append(view.table.index(view.my_vote) if view.my_vote in view.table else -1)
+        return np.array(head + cards + table + self.history(view, me, seat), dtype=np.int32)
+
+
+def action_mask(view: PlayerView, layout: Layout) -> npt.NDArray[np.int8]:
+    """1 where the action is legal for the viewer now."""
+    mask = np.zeros(layout.actions, dtype=np.int8)
+    legal, hand = view.legal, view.hand or ()
+    if legal.give_clue:
+        mask[: len(hand)] = 1
+    elif legal.submit:
+        for j, slots in enumerate(layout.combos):
+            if slots[-1] < len(hand):
+                mask[layout.hand + j] = 1
+    elif legal.vote:
+        base = layout.hand + len(layout.combos)
+        for t, card in enumerate(view.table):
+            if card in legal.vote:
+                mask[base + t] = 1
+    return mask
+
+
+def decode_action(action: int, clue: str | None, view: PlayerView, layout: Layout) -> Command:
+    """The engine command for an action index; a GameError if it is not legal now."""
+    player, hand, legal = view.viewer, view.hand or (), view.legal
+    if player is None or isinstance(action, bool) or not 0 <= action < layout.actions:
+        raise GameError(Code.MALFORMED, f"action {action!r} is outside 0..{layout.actions - 1}")
+    if action < layout.hand:
+        if not legal.give_clue or action >= len(hand):
+            raise GameError(Code.WRONG_PHASE, "no clue can be told with this card now")
+        if clue is None:
+            raise GameError(Code.CLUE_EMPTY, "a clue action needs its text")
+        return GiveClue(player, hand[action], clue)
+    action -= layout.hand
+    if action < len(layout.combos):
+        slots = layout.combos[action]
+        if not legal.submit or slots[-1] >= len(hand):
+            raise GameError(Code.WRONG_PHASE, "these cards cannot be submitted now")
+        return SubmitCards(player, tuple(hand[s] for s in slots))
+    slot = action - len(layout.combos)
+    if not legal.vote or slot >= len(view.table) or view.table[slot] not in legal.vote:
+        raise GameError(Code.CARD_NOT_ON_TABLE, "no vote for this table slot now")
+    return CastVote(player, view.table[slot])
+
+
+def encode_command(command: Command, view: PlayerView, layout: Layout) -> tuple[int, str | None]:
+    """The action (index, clue text or None) for an engine command: how an agent that answers
+    views with commands (``dixit.bots.Bot``) plays in the environment."""
+    hand = view.hand or ()
+    if isinstance(command, GiveClue):
+        return hand.index(command.card), command.clue
+    if isinstance(command, SubmitCards):
+        slots = tuple(sorted(hand.index(c) for c in command.cards))
+        return layout.hand + layout.combos.index(slots), None
+    if isinstance(command, CastVote):
+        return layout.hand + len(layout.combos) + view.table.index(command.card), None
+    raise GameError(Code.UNKNOWN_COMMAND, f"{type(command).__name__} is not a player's move")

@@ -1,0 +1,187 @@
+"""The research environment: PettingZoo's own conformance tests, and ours, which fail harder."""
+
+from __future__ import annotations
+
+import doctest
+import warnings
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo", reason="the research extra (pettingzoo) is not installed")
+
+from pettingzoo.test import api_test, seed_test
+
+from dixit.engine import GameError
+from dixit.env import dixit_v0
+from dixit.env.encoding import HISTORY
+
+COMBOS = [("classic", n) for n in range(3, 7)] + [("2021", n) for n in range(3, 9)]
+# PettingZoo recommends a flat array observation; masked environments (its own chess, go,
+# connect four…) observe {"observation", "action_mask"} and are listed by name inside the test
+# to silence these two notes. Ours has the same documented shape: every other warning fails.
+DICT_OBSERVATION_NOTES = (
+    "Observation is not a NumPy array",
+    "Observation space for each agent probably should be",
+)
+
+
+def _conformance(check):
+    with warnings.catch_warnings():
+        for note in DICT_OBSERVATION_NOTES:
+            warnings.filterwarnings("ignore", message=note)
+        check()
+
+
+@pytest.mark.parametrize(("edition", "players"), COMBOS)
+def test_pettingzoo_api_and_seed_tests_pass(edition, players):
+    _conformance(lambda: api_test(dixit_v0.env(edition=edition, players=players), 200))
+    _conformance(lambda: seed_test(lambda: dixit_v0.env(edition=edition, players=players), 200))
+
+
+def play(edition: str, players: int, seed: int) -> tuple[list[int], dict[str, int], list[str]]:
+    """A full game of random masked actions; the actions, final scores and winners."""
+    env = dixit_v0.env(edition=edition, players=players)
+    env.reset(seed=seed)
+    sampler = np.random.default_rng(seed)
+    actions = []
+    for _agent in env.agent_iter():
+        observation, _, termination, _, _ = env.last()
+        if termination:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(observation["action_mask"])
+        action = int(sampler.choice(legal))
+        actions.append(action)
+        env.step(action)
+    raw = env.unwrapped
+    return actions, raw.final_scores, list(raw.state_.winners)
+
+
+@pytest.mark.parametrize(("edition", "players"), [("classic", 3), ("2021", 6)])
+def test_same_seed_same_game(edition, players):
+    assert play(edition, players, 7) == play(edition, players, 7)
+    assert play(edition, players, 7) != play(edition, players, 8)
+
+
+def test_an_illegal_action_is_an_error_and_changes_nothing():
+    env = dixit_v0.env(edition="classic", players=4)
+    env.reset(seed=3)
+    raw = env.unwrapped
+    observation, *_ = env.last()
+    illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
+    before = raw.state_
+    with pytest.raises(GameError):
+        raw.step(illegal)
+    with pytest.raises(GameError):
+        raw.step((0, "   "))  # a clue must not be empty
+    with pytest.raises(GameError):
+        raw.step(10_000)
+    assert raw.state_ is before
+    env.step((0, "a walk in the moonlight"))
+    assert raw.state_.clue == "a walk in the moonlight"
+
+
+@pytest.mark.parametrize(("edition", "players"), [("classic", 3), ("classic", 5), ("2021", 8)])
+def test_the_observation_never_holds_another_players_hidden_card(edition, players):
+    env = dixit_v0.env(edition=edition, players=players)
+    env.reset(seed=11)
+    raw = env.unwrapped
+    layout, deck_size = raw.layout, len(raw.deck)
+    sampler = np.random.default_rng(11)
+    start = 4 + 4 + 3 * players
+    for _agent in env.agent_iter():
+        state = raw.state_
+        for viewer in raw.agents:
+            vector = raw.observe(viewer)["observation"]
+            hand = {raw.deck[i] for i in np.flatnonzero(vector[start : start + deck_size])}
+            mine = {
+                raw.deck[i]
+                for i in np.flatnonzero(vector[start + deck_size : start + 2 * deck_size])
+            }
+            rest = vector[start + 2 * deck_size :]
+            table = {raw.deck[i] for i in rest[: layout.table] if i >= 0}
+            assert hand == set(state.hands[viewer])
+            own = set(state.submissions.get(viewer, ()))
+            if viewer == state.storyteller and state.storyteller_card:
+                own = {state.storyteller_card}
+            assert mine == own
+            assert table == set(state.table)
+            revealed = {c for r in state.rounds[-HISTORY:] for c in r.table}
+            for other in raw.agents:
+                if other == viewer:
+                    continue
+                hidden = set(state.hands[other]) - revealed
+                if not state.table:
+                    hidden |= set(state.submissions.get(other, ()))
+                assert not (hand | mine | table) & hidden
+        observation, _, termination, _, _ = env.last()
+        if termination:
+            env.step(None)
+            continue
+        env.step(int(sampler.choice(np.flatnonzero(observation["action_mask"]))))
+
+
+def test_render_text_and_rgb_frame():
+    env = dixit_v0.env(edition="classic", players=4, render_mode="ansi")
+    env.reset(seed=1)
+    assert "player_0 holds:" in env.render()
+    env = dixit_v0.env(edition="classic", players=4, render_mode="rgb_array")
+    env.reset(seed=1)
+    frame = env.render()
+    assert frame.dtype == np.uint8 and frame.ndim == 3 and frame.shape[2] == 3
+    assert frame.std() > 0
+
+
+def test_the_quick_start_in_the_docstring_runs():
+    failures, _ = doctest.testmod(dixit_v0, verbose=False)
+    assert failures == 0
+
+
+def test_an_agent_that_answers_views_with_commands_plays_a_whole_game():
+    import random
+
+    from dixit.bots import RandomBot
+
+    env = dixit_v0.env(edition="classic", players=3)
+    env.reset(seed=4)
+    raw = env.unwrapped
+    bots = {agent: RandomBot(random.Random(i)) for i, agent in enumerate(raw.possible_agents)}
+    for agent in env.agent_iter():
+        if env.last()[2]:
+            env.step(None)
+            continue
+        command = bots[agent].act(raw.view(agent))
+        env.step(raw.action_for(command))
+    assert raw.state_.phase == "over"
+
+
+def test_the_example_prompt_agent_plays_a_whole_game_through_a_supplied_function():
+    from examples.prompt_agent import PromptAgent
+
+    prompts = []
+
+    def ask(prompt: str) -> str:
+        prompts.append(prompt)
+        return "2: the long way home" if "storyteller" in prompt else "nonsense"
+
+    env = dixit_v0.env(edition="2021", players=4)
+    env.reset(seed=9)
+    raw = env.unwrapped
+    agent = PromptAgent(ask)
+    for name in env.agent_iter():
+        if env.last()[2]:
+            env.step(None)
+            continue
+        env.step(raw.action_for(agent.act(raw.view(name))))
+    assert raw.state_.phase == "over"
+    assert any(r.clue == "the long way home" for r in raw.state_.rounds)
+    assert prompts
+
+
+def test_the_quick_start_of_docs_research_runs():
+    from pathlib import Path
+
+    text = (Path(__file__).parents[2] / "docs" / "research.md").read_text(encoding="utf-8")
+    code = text.split("```python\n", 1)[1].split("```", 1)[0]
+    exec(compile(code, "docs/research.md", "exec"), {})
