@@ -119,6 +119,18 @@ def device_run(browser: Any, base: str, device: str) -> None:
         p.close()
 
 
+def shrink_wide(width: int = 1280) -> None:
+    """Keep the repository small: TV captures (1920 px) are stored 1280 px wide."""
+    from PIL import Image
+
+    for path in OUT.glob("*.jpg"):
+        with Image.open(path) as im:
+            if im.width <= width:
+                continue
+            small = im.resize((width, round(im.height * width / im.width)), Image.LANCZOS)
+        small.save(path, quality=82, optimize=True)
+
+
 def italian(browser: Any, base: str) -> None:
     """The home page and a lobby with computer players on an Italian phone."""
     p = open_player(browser, base, "Ann", viewport=PHONE, mobile=True, locale="it-IT")
@@ -145,6 +157,7 @@ def main() -> int:
                 for device in ("desktop", "phone"):
                     device_run(browser, base, device)
                 italian(browser, base)
+                shrink_wide()
                 browser.close()
         finally:
             stop_server(proc, log)
