@@ -4,7 +4,9 @@
 
 Time-to-playable: from navigation start (``performance.timeOrigin``) until the first card of the
 player's hand is decoded and on screen, for a player opening a game in progress over loopback:
-cold (a fresh browser context, empty cache) and warm (a reload). Prints a Markdown section.
+cold (a fresh browser context, empty cache) and warm (a reload). Layout shift: the cumulative
+layout shift score (CLS, ``layout-shift`` entries without recent input) of a phone player who
+plays two whole rounds by tapping. Prints a Markdown section.
 """
 
 from __future__ import annotations
@@ -76,6 +78,46 @@ def measure(browser, base: str, ticket: dict, viewport: dict, mobile: bool) -> d
     return {"cold": cold, "warm": warm, "dcl": dcl}
 
 
+CLS_OBSERVER = """
+  window.__cls = 0;
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if (!e.hadRecentInput) window.__cls += e.value;
+  }).observe({ type: 'layout-shift', buffered: true });
+"""
+
+
+def play_cls(browser, base: str) -> float:
+    """CLS of two rounds played on a phone: telling, the reveal, choosing a card, voting."""
+    ticket = api(
+        base,
+        "POST",
+        "/api/rooms",
+        {"name": "Ann", "settings": {"bots": 3, "first_storyteller": "host", "max_rounds": 2}},
+    )
+    ctx = browser.new_context(base_url=base, viewport=PHONE, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    page.add_init_script(store_ticket(ticket) + CLS_OBSERVER)
+    page.goto(ticket["url"])
+    page.get_by_test_id("start").tap()
+    free = "button.card-face:not([disabled])"
+    page.locator("[data-testid=banner][data-turn=yourClue]").wait_for()
+    page.locator(f"[data-testid=hand] {free}").first.tap()
+    page.get_by_test_id("clue-input").fill("a long way home")
+    page.get_by_test_id("tell").tap()
+    page.get_by_test_id("reveal-close").tap()
+    page.locator("[data-testid=banner][data-turn=yourSubmit]").wait_for()
+    page.locator(f"[data-testid=hand] {free}").first.tap()
+    page.get_by_test_id("submit").tap()
+    page.locator("[data-testid=banner][data-turn=yourVote]").wait_for()
+    page.locator(f"[data-testid=table] {free}").first.tap()
+    page.get_by_test_id("vote").tap()
+    page.get_by_test_id("game-over").wait_for(timeout=30_000)
+    page.wait_for_timeout(1500)
+    cls = float(page.evaluate("window.__cls"))
+    ctx.close()
+    return cls
+
+
 def main() -> int:
     rows = bundle()
     raw_js, gz_js = initial_js(rows)
@@ -105,6 +147,7 @@ def main() -> int:
                 time.sleep(0.5)
                 desktop = measure(browser, base, ticket, DESKTOP, False)
                 phone = measure(browser, base, ticket, PHONE, True)
+                shifts = [play_cls(browser, base) for _ in range(3)]
                 version = browser.version
                 browser.close()
         finally:
@@ -122,6 +165,7 @@ def main() -> int:
         print(f"| Time-to-playable, {label}, cold | {ms(res['cold'])} |")
         print(f"| Time-to-playable, {label}, reload | {ms(res['warm'])} |")
         print(f"| DOMContentLoaded, {label}, cold | {ms(res['dcl'])} |")
+    print(f"| Layout shift (CLS), two rounds played on a phone | {max(shifts):.3f} (worst of 3) |")
     print(f"\nChromium {version}, {RUNS} runs each, medians.")
     print("\n| File | Raw | gzip |\n| --- | --- | --- |")
     for name, r, g in rows:

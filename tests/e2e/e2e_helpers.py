@@ -163,3 +163,35 @@ def round_points(p: Player) -> dict[str, int]:
         total = row.locator(".points-total").inner_text().strip().lstrip("+")
         out[row.get_attribute("data-player") or ""] = int(total)
     return out
+
+
+AXE = Path(__file__).resolve().parents[2] / "web" / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def axe_problems(page: Page, impacts: tuple[str, ...] = ("serious", "critical")) -> list[str]:
+    """Run axe-core (npm ``axe-core``, injected into the page) and list the violations of these
+    impacts as "rule: target" lines; empty when the screen passes."""
+    # Audit the settled screen: finite animations (cards turning over, fades) jump to their end,
+    # endless ones (a glow) stand at their start.
+    page.evaluate(
+        """() => document.getAnimations().forEach(a => {
+            if (Number.isFinite(a.effect?.getComputedTiming().endTime)) a.finish();
+            else { a.pause(); a.currentTime = 0; } })"""
+    )
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.add_script_tag(path=str(AXE))
+    found = page.evaluate(
+        """async () => (await axe.run(document, { resultTypes: ['violations'] })).violations
+            .map(v => ({ id: v.id, impact: v.impact,
+                         targets: v.nodes.map(n => n.target.join(" ") + n.failureSummary) }))"""
+    )
+    return [
+        f"{v['id']} ({v['impact']}): {', '.join(v['targets'][:3])}"
+        for v in found
+        if v["impact"] in impacts
+    ]
+
+
+def assert_accessible(page: Page) -> None:
+    problems = axe_problems(page)
+    assert not problems, "axe-core:\n" + "\n".join(problems)

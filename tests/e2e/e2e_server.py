@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -42,6 +44,45 @@ def committed_decks(dest: Path) -> Path:
     ).stdout
     subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
     return dest / "src" / "dixit" / "decks" / "default"
+
+
+FIXTURE_LANGS = ("en", "it", "pl", "es", "pt", "fr")
+
+
+def illustrated_fixture(decks: Path, slug: str = "storybook-1", source: str = "default-1") -> None:
+    """An illustrated-deck stand-in beside the committed decks (tests only): the pictures of
+    ``source`` under ``slug``, with ``kind: illustrated``, six-language ``text`` ("[it] title")
+    and credits, as the illustrated decks carry them (docs: CONTRACTS section 1). It stands in
+    for the shipped illustrated decks, so tests see one known default deck of 84 cards."""
+    raw = json.loads((decks / source / "deck.json").read_text("utf-8"))
+    for shipped in decks.glob("storybook-*"):  # the real illustrated decks, where present
+        shutil.rmtree(shipped)
+    out = decks / slug
+    out.mkdir()
+    cards = []
+    for n, card in enumerate(raw["cards"]):
+        cid = f"{slug}-{card['id'].rsplit('-', 1)[1]}"
+        shutil.copy(decks / source / card["file"], out / f"{cid}.webp")
+        text = {
+            lang: {
+                "title": f"[{lang}] {card['title']}",
+                "description": f"[{lang}] {card['description']}",
+                "alt_text": f"[{lang}] {card['alt_text']}",
+                "things": ["moon"],
+                "themes": ["dream"],
+                "moods": ["calm"],
+            }
+            for lang in FIXTURE_LANGS
+        }
+        source_of = {
+            "artist": f"Artist {n % 3 + 1}",
+            "work": f"Book {n % 4 + 1}",
+            "published": "1910",
+        }
+        cards.append({**card, "id": cid, "file": f"{cid}.webp", "text": text, "source": source_of})
+    manifest = {"slug": slug, "name": "Storybook Test", "builtin": True, "kind": "illustrated",
+                "license": "public domain", "cards": cards}  # fmt: skip
+    (out / "deck.json").write_text(json.dumps(manifest), "utf-8")
 
 
 # Runs `dixit serve` with the built-in deck folder replaced (see committed_decks).

@@ -44,17 +44,29 @@ def shot(p: Player, name: str, *, full: bool = False) -> None:
     print("wrote", path.relative_to(ROOT))
 
 
+def quick(p: Player, name: str) -> None:
+    """A frame of an animation, taken at once."""
+    path = OUT / f"{name}.jpg"
+    p.page.screenshot(path=str(path), type="jpeg", quality=80)
+    print("wrote", path.relative_to(ROOT))
+
+
 def device_run(browser: Any, base: str, device: str) -> None:
     phone = device == "phone"
     kw: dict[str, Any] = {"viewport": PHONE if phone else DESKTOP, "mobile": phone}
     ann, bo, cy, di = (open_player(browser, base, n, **kw) for n in ("Ann", "Bo", "Cy", "Di"))
     ann.page.goto("/")
     ann.page.get_by_test_id("name").fill("Ann")
-    shot(ann, f"{device}-1-home")
+    shot(ann, f"{device}-1-home", full=phone)
     code = create_room(ann, max_rounds=2)
     for p in (bo, cy, di):
         join_by_link(p, code)
-    shot(ann, f"{device}-2-lobby")
+    shot(ann, f"{device}-2-lobby", full=phone)
+    tv = open_player(browser, base, "TV", viewport={"width": 1920, "height": 1080})
+    if not phone:
+        tv.page.goto(f"/r/{code}/tv")
+        expect(tv.page.get_by_test_id("lobby")).to_be_visible()
+        shot(tv, "tv-0-lobby")
     start(ann, 4)
     wait_turn(ann, "yourClue")
     choosable(ann, "hand").nth(2).click()
@@ -73,16 +85,18 @@ def device_run(browser: Any, base: str, device: str) -> None:
     shot(ann, f"{device}-6-storyteller-waits")
     vote(bo)
     vote(di)
+    if not phone:
+        # The TV reveal, step by step: cards turn over, then votes and points arrive.
+        expect(tv.page.get_by_test_id("reveal")).to_be_visible()
+        for step, wait in (("a", 350), ("b", 900), ("c", 2600)):
+            tv.page.wait_for_timeout(wait)
+            quick(tv, f"tv-3-reveal-{step}")
     expect(bo.page.get_by_test_id("reveal")).to_be_visible()
     bo.page.evaluate("window.scrollTo(0, 0)")
     shot(bo, f"{device}-7-reveal", full=phone)
     bo.page.locator("[data-testid=reveal] .card-zoom").first.click()
     shot(bo, f"{device}-8-zoom")
     bo.page.keyboard.press("Escape")
-    tv = open_player(browser, base, "TV", viewport={"width": 1920, "height": 1080})
-    if not phone:
-        tv.page.goto(f"/r/{code}/tv")
-        expect(tv.page.get_by_test_id("tv")).to_be_visible()
     # Round 2: Bo tells, the others play; the TV shows the table large.
     for p in (ann, bo, cy, di):
         if p.page.get_by_test_id("reveal-close").count():
@@ -105,6 +119,30 @@ def device_run(browser: Any, base: str, device: str) -> None:
         p.close()
 
 
+def shrink_wide(width: int = 1280) -> None:
+    """Keep the repository small: TV captures (1920 px) are stored 1280 px wide."""
+    from PIL import Image
+
+    for path in OUT.glob("*.jpg"):
+        with Image.open(path) as im:
+            if im.width <= width:
+                continue
+            small = im.resize((width, round(im.height * width / im.width)), Image.LANCZOS)
+        small.save(path, quality=82, optimize=True)
+
+
+def italian(browser: Any, base: str) -> None:
+    """The home page and a lobby with computer players on an Italian phone."""
+    p = open_player(browser, base, "Ann", viewport=PHONE, mobile=True, locale="it-IT")
+    p.page.goto("/")
+    p.page.get_by_test_id("name").fill("Anna")
+    shot(p, "phone-it-1-home")
+    create_room(p, bots=3)
+    shot(p, "phone-it-2-lobby")
+    assert not p.errors, p.errors
+    p.close()
+
+
 def main() -> int:
     OUT.mkdir(parents=True, exist_ok=True)
     for old in OUT.glob("*.*"):
@@ -118,6 +156,8 @@ def main() -> int:
                 browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
                 for device in ("desktop", "phone"):
                     device_run(browser, base, device)
+                italian(browser, base)
+                shrink_wide()
                 browser.close()
         finally:
             stop_server(proc, log)

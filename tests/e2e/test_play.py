@@ -90,12 +90,13 @@ def test_four_players_play_a_round_to_the_reveal(players: Any) -> None:
     wait_turn(di, "yourSubmit")
     di.page.locator("[data-testid=hand] button.card-face").first.focus()
     di.page.keyboard.press("ArrowRight")
-    di.page.keyboard.press("Enter")
-    expect(di.page.locator("[data-testid=hand] .card.is-selected")).to_have_count(1)
     di.page.keyboard.press("z")
     expect(di.page.get_by_test_id("zoom")).to_be_visible()
     di.page.keyboard.press("Escape")
     expect(di.page.get_by_test_id("zoom")).to_have_count(0)
+    di.page.keyboard.press("Enter")  # the card zoom gave focus back to; then Submit has it
+    expect(di.page.locator("[data-testid=hand] .card.is-selected")).to_have_count(1)
+    expect(di.page.get_by_test_id("submit")).to_be_focused()
     di.page.get_by_test_id("submit").focus()
     di.page.keyboard.press("Enter")
     left_turn(di, "yourSubmit")
@@ -233,8 +234,9 @@ def test_timer_ring_and_host_lobby_controls(players: Any) -> None:
     start(ann, 3)
     wait_turn(ann, "yourClue")
     expect(page.get_by_test_id("timer")).to_be_visible()
-    # Let the clock run out: the server plays for Ann and says so.
-    expect(page.get_by_test_id("notice")).to_contain_text("Ann", timeout=20_000)
+    # Let the clock run out: the server plays for Ann and says so (to Ann: "for you").
+    said = re.compile(r"computer play(s|ed) for you")
+    expect(page.get_by_test_id("notice")).to_contain_text(said, timeout=20_000)
     expect(page.get_by_test_id("reveal")).to_be_visible(timeout=20_000)
 
 
@@ -271,6 +273,7 @@ def test_host_hands_a_late_seat_to_the_computer_and_ends_the_game(players: Any) 
     expect(bo.page.get_by_test_id("banner")).not_to_have_attribute("data-turn", "yourSubmit")
     expect(ann.page.locator("[data-player=p3] .badge", has_text="computer")).to_have_count(1)
     ann.page.get_by_role("button", name="End the game now").click()
+    ann.page.get_by_test_id("end-yes").click()  # the host is asked first
     for p in (ann, bo):
         expect(p.page.get_by_test_id("game-over")).to_be_visible()
         # The engine ended it: the leaders (all on 0 here) share the win, and the reason shows.

@@ -162,7 +162,7 @@ class Client:
 
     async def connect(self, since: int | None = None) -> Message:
         self.ws = await connect(f"{self.ws_base}/ws/{self.code}", open_timeout=TIMEOUT)
-        hello: Message = {"type": "hello", "v": 1, "token": self.token}
+        hello: Message = {"type": "hello", "v": 1, "token": self.token, "events": True}
         if since is not None:
             hello["since"] = since
         with contextlib.suppress(ConnectionClosed):  # refused at once: its answer is queued

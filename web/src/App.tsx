@@ -2,20 +2,9 @@ import { useEffect, useMemo, useState } from "preact/hooks";
 import { english, loadMessages, pickLanguage, saveLanguage, savedLanguage, translate, type Lang, type Messages } from "./i18n";
 import { I18nContext } from "./i18n/context";
 import { Home } from "./screens/Home";
+import { NotFound } from "./screens/NotFound";
 import { Room } from "./screens/Room";
-
-export type Route = { page: "home" } | { page: "room"; code: string; tv: boolean };
-
-export function parseRoute(path: string): Route {
-  const m = /^\/r\/([A-Za-z0-9]+)(\/tv)?\/?$/.exec(path);
-  if (m) return { page: "room", code: m[1]!.toUpperCase(), tv: Boolean(m[2]) };
-  return { page: "home" };
-}
-
-export function navigate(path: string): void {
-  history.pushState(null, "", path);
-  dispatchEvent(new PopStateEvent("popstate"));
-}
+import { parseRoute, type Route } from "./routes";
 
 export function App() {
   const [lang, setLangState] = useState<Lang>(() => pickLanguage(navigator.languages ?? [navigator.language], savedLanguage()));
@@ -47,7 +36,7 @@ export function App() {
   if (!messages) return null;
   return (
     <I18nContext.Provider value={i18n}>
-      {route.page === "home" ? <Home /> : <Room key={`${route.code}${route.tv}`} code={route.code} tv={route.tv} />}
+      {route.page === "home" ? <Home /> : route.page === "room" ? <Room key={`${route.code}${route.tv}`} code={route.code} tv={route.tv} /> : <NotFound />}
     </I18nContext.Provider>
   );
 }

@@ -18,6 +18,8 @@ export type {
   DeckInfo,
   DeckCards,
   CardText,
+  CardCredits,
+  CaptionsRequest,
   CreateRoomRequest,
   JoinRoomRequest,
   Notice,

@@ -7,14 +7,15 @@ export function room(over: Partial<RoomState> = {}): RoomState {
     game_number: 1,
     host: "p1",
     seats: [
-      { id: "p1", name: "Ann", colour: "blue", is_host: true, is_bot: false, bot_kind: null, connected: true, left: false },
-      { id: "p2", name: "Bo", colour: "green", is_host: false, is_bot: false, bot_kind: null, connected: true, left: false },
-      { id: "p3", name: "Cy", colour: "red", is_host: false, is_bot: true, bot_kind: "random", connected: true, left: false },
+      { id: "p1", name: "Ann", colour: "blue", is_host: true, is_bot: false, bot_kind: null, bot_level: null, connected: true, left: false, autoplay: false },
+      { id: "p2", name: "Bo", colour: "green", is_host: false, is_bot: false, bot_kind: null, bot_level: null, connected: true, left: false, autoplay: false },
+      { id: "p3", name: "Cy", colour: "red", is_host: false, is_bot: true, bot_kind: "random", bot_level: "random", connected: true, left: false, autoplay: false },
     ],
     spectators: 0,
     settings: {},
     deadline: null,
     version: 0,
+    bots_can_read: true,
     ...over,
   };
 }

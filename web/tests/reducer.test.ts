@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ServerMessage } from "../src/protocol";
+import type { RoundResult, ServerMessage } from "../src/protocol";
 import { initialState, isPending, shownView, lastVersion, reduce, revealedRound, roundPoints, seatName, turn, type Action, type ClientState } from "../src/state/reducer";
 import { game, room, view, welcome, you } from "./fixtures";
 
@@ -10,6 +10,15 @@ describe("reducer", () => {
   it("starts idle and empty", () => {
     expect(initialState.conn).toBe("idle");
     expect(initialState.view).toBeNull();
+  });
+
+  it("tells a player back from autoplay that the seat is theirs again", () => {
+    const playing = room({ status: "playing" });
+    const away = { ...playing, seats: playing.seats.map((x) => (x.id === "p1" ? { ...x, is_bot: true, autoplay: true } : x)) };
+    const s = run([server(welcome(view(), away)), server(welcome(view(), playing))]);
+    expect(s.notices.map((n) => [n.code, n.seat])).toEqual([["seat/reclaimed", "p1"]]);
+    // A plain reconnect tells nothing.
+    expect(run([server(welcome(view(), playing)), server(welcome(view(), playing))]).notices).toEqual([]);
   });
 
   it("takes the room and no game from a lobby welcome", () => {
@@ -87,8 +96,9 @@ describe("reducer", () => {
     let s = run([{ kind: "server", msg: { type: "closed", v: 1, code: "room/kicked", message: "bye" } }]);
     expect(s.closed?.code).toBe("room/kicked");
     expect(s.conn).toBe("closed");
-    for (let i = 0; i < 5; i++) s = reduce(s, { kind: "server", msg: { type: "notice", v: 1, code: `n${i}`, message: "", seat: null } });
-    expect(s.notices.map((n) => n.code)).toEqual(["n2", "n3", "n4"]);
+    const codes = ["timer/auto_played", "seat/autoplayed", "seat/reclaimed", "timer/auto_played", "seat/autoplayed"] as const;
+    for (let i = 0; i < 5; i++) s = reduce(s, { kind: "server", msg: { type: "notice", v: 1, code: codes[i]!, message: `m${i}`, seat: null } });
+    expect(s.notices.map((n) => n.message)).toEqual(["m2", "m3", "m4"]);
   });
 });
 
@@ -114,7 +124,7 @@ describe("selectors", () => {
     expect(turn(view({ phase: "over" })).kind).toBe("over");
   });
 
-  const result = {
+  const result: RoundResult = {
     round: 1, storyteller: "p1", clue: "moon", storyteller_card: "a", table: ["b", "a", "c"],
     owners: [{ card: "b", player: "p2" }, { card: "a", player: "p1" }, { card: "c", player: "p3" }],
     votes: [{ player: "p2", card: "a" }, { player: "p3", card: "b" }], outcome: "some",

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from dixit.bots import RandomBot
+from dixit.bots import CardBook, RandomBot
 from dixit.engine import (
     Code,
     Event,
@@ -126,3 +126,40 @@ def parse_events_text(text: str) -> list[Event]:
     if not events:
         raise LogError(Code.GAME_NOT_STARTED, "the log holds no events", None)
     return events
+
+
+def library_book(data_dir: Path | None) -> CardBook:
+    """A :class:`CardBook` of every deck the server would list (built-in and imported)."""
+    return book_of(deck_cards(data_dir, None))
+
+
+def book_of(cards: Iterable[dict[str, Any]]) -> CardBook:
+    return CardBook.from_cards(cards)
+
+
+def deck_cards(data_dir: Path | None, slugs: Sequence[str] | None) -> list[dict[str, Any]]:
+    """Card dicts (id and metadata) of the decks ``slugs`` (every deck when None).
+
+    Raises KeyError naming a slug no deck has.
+    """
+    from dixit.decks.library import DeckLibrary
+    from dixit.storage import default_data_dir
+
+    library = DeckLibrary(data_dir if data_dir is not None else default_data_dir())
+    chosen = [i.slug for i in library.list()] if slugs is None else list(slugs)
+    cards: list[dict[str, Any]] = []
+    for slug in chosen:
+        cards.extend({"id": c.id, **(c.metadata or {})} for c in library.get(slug).cards)
+    return cards
+
+
+def default_bot_decks(data_dir: Path | None) -> list[str]:
+    """The deck bots play on unless told: the first illustrated deck, else the generated one."""
+    from dixit.decks.library import DeckLibrary
+    from dixit.storage import default_data_dir
+
+    slugs = [i.slug for i in DeckLibrary(data_dir or default_data_dir()).list() if i.builtin]
+    for wanted in ("storybook-1", "default-1"):
+        if wanted in slugs:
+            return [wanted]
+    return slugs[:1]

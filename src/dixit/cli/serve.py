@@ -42,7 +42,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "--bot-delay",
         type=float,
         default=1.0,
-        help="seconds a computer player waits before it plays (default 1)",
+        help="scale of computer players' thinking time: 1 (default) plays at a person's pace "
+        "(a clue in 3-7 s, a vote in 1-3 s), 0 at once",
     )
     parser.add_argument("--max-rooms", type=int, default=5000, help="rooms per process")
     parser.add_argument(

@@ -1,7 +1,12 @@
-"""``dixit simulate``: play games of random computer players and summarise them.
+"""``dixit simulate``: play games of computer players and summarise them.
 
 Game ``i`` (from 0) uses seed ``S + i`` for the engine's shuffles and for every bot, so a seed
 reproduces a run exactly. ``--json`` prints one line per game instead of the summary.
+
+Without ``--bots`` the players are random bots on a deck of placeholder ids. ``--bots L`` (every
+seat) or ``--bots L1,L2,...`` (seat by seat) seats bots of those levels on a real deck
+(``--deck``, default the first illustrated deck), telling clues in ``--lang``; each JSON line
+then adds ``"levels"`` and ``"votes": {"cast": N, "for_storyteller": K}``.
 """
 
 from __future__ import annotations
@@ -15,9 +20,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from dixit.bots import LANGS, LEVELS, make_bot
+from dixit.bots.arena import play_game
 from dixit.engine import GameError, GameState, Rules, rules_for
 
-from ._common import play_bot_game, print_error, quiet_broken_pipe, save_game, seat_names
+from ._common import (
+    book_of,
+    bot_rng,
+    deck_cards,
+    default_bot_decks,
+    play_bot_game,
+    print_error,
+    quiet_broken_pipe,
+    save_game,
+    seat_names,
+)
 
 OUTCOMES = ("everybody", "nobody", "some")
 
@@ -25,8 +42,8 @@ OUTCOMES = ("everybody", "nobody", "some")
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "simulate",
-        help="play games of random bots and print a summary (or one JSON line per game)",
-        description="Play complete games of random computer players through the engine.",
+        help="play games of bots and print a summary (or one JSON line per game)",
+        description="Play complete games of computer players through the engine.",
     )
     parser.add_argument("--edition", default="classic", help="classic (default) or 2021")
     parser.add_argument("--players", type=int, default=5, help="players per game (default 5)")
@@ -48,6 +65,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=None,
         help="a lone finder and the storyteller score 4 (default: the edition's)",
     )
+    parser.add_argument(
+        "--bots", metavar="LEVELS", help="bot level for every seat, or one per seat (a,b,c,...)"
+    )
+    parser.add_argument("--lang", choices=LANGS, default="en", help="bots' language (en)")
+    parser.add_argument("--deck", action="append", help="deck slug for --bots (repeatable)")
+    parser.add_argument("--data-dir", type=Path, help="where imported decks live")
     parser.add_argument("--end-at-score", type=int, help="end after a round reaching this score")
     parser.add_argument("--max-rounds", type=int, help="end after this many rounds")
     parser.set_defaults(func=run)
@@ -61,9 +84,11 @@ class GameSummary:
     scores: dict[str, int]
     winners: list[str]
     outcomes: dict[str, int]
+    levels: list[str] | None = None
+    votes: dict[str, int] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "seed": self.seed,
             "rounds": self.rounds,
             "score_history": self.score_history,
@@ -71,9 +96,13 @@ class GameSummary:
             "winners": self.winners,
             "outcomes": self.outcomes,
         }
+        if self.levels is not None:
+            out["levels"] = self.levels
+            out["votes"] = self.votes
+        return out
 
 
-def summarise(seed: int, state: GameState) -> GameSummary:
+def summarise(seed: int, state: GameState, levels: list[str] | None = None) -> GameSummary:
     players = state.players
     running = dict.fromkeys(players, 0)
     history: list[list[int]] = []
@@ -83,6 +112,10 @@ def summarise(seed: int, state: GameState) -> GameSummary:
             running[award.player] += award.points
         history.append([running[p] for p in players])
         outcomes[scored.outcome] = outcomes.get(scored.outcome, 0) + 1
+    votes = None
+    if levels is not None:
+        cast = [(card, r.storyteller_card) for r in state.rounds for _, card in r.votes]
+        votes = {"cast": len(cast), "for_storyteller": sum(a == b for a, b in cast)}
     return GameSummary(
         seed=seed,
         rounds=len(state.rounds),
@@ -90,6 +123,8 @@ def summarise(seed: int, state: GameState) -> GameSummary:
         scores={p: state.scores[p] for p in players},
         winners=list(state.winners),
         outcomes=outcomes,
+        levels=levels,
+        votes=votes,
     )
 
 
@@ -141,6 +176,25 @@ def run(args: argparse.Namespace) -> int:
         return print_error(bad.code, bad.message)
     if args.games < 1:
         return print_error("setup/bad_option", "--games must be at least 1")
+    seat_levels: list[str] | None = None
+    book = None
+    deck: list[str] | None = None
+    if args.bots is not None:
+        named = [lv.strip() for lv in args.bots.split(",")]
+        if len(named) == 1:
+            named *= args.players
+        if len(named) != args.players or any(lv not in LEVELS for lv in named):
+            return print_error(
+                "setup/bad_option",
+                f"--bots takes one level or {args.players} (one per seat) from {', '.join(LEVELS)}",
+            )
+        seat_levels = named
+        try:
+            cards = deck_cards(args.data_dir, args.deck or default_bot_decks(args.data_dir))
+        except KeyError as missing:
+            return print_error("deck/not_found", f"no deck {missing}")
+        book = book_of(cards)
+        deck = [c["id"] for c in cards]
     if args.save is not None:
         args.save.mkdir(parents=True, exist_ok=True)
 
@@ -152,8 +206,15 @@ def run(args: argparse.Namespace) -> int:
     try:
         for i in range(args.games):
             seed = args.seed + i
-            state, events = play_bot_game(rules, players, seed)
-            summary = summarise(seed, state)
+            if seat_levels is not None and book is not None and deck is not None:
+                bots = [
+                    make_bot(level, rng=bot_rng(seed, s), lang=args.lang, book=book)
+                    for s, level in enumerate(seat_levels)
+                ]
+                state, events = play_game(rules, players, bots, deck, seed)
+            else:
+                state, events = play_bot_game(rules, players, seed)
+            summary = summarise(seed, state, seat_levels)
             if args.save is not None:
                 save_game(args.save / f"game-{seed}.jsonl", events)
             if args.json:

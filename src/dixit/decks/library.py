@@ -317,3 +317,30 @@ class DeckLibrary:
                 raise
         report.slug = slug
         return report
+
+    # ------------------------------------------------------------ captions (web helper)
+
+    def set_captions(self, slug: str, captions: dict[str, str]) -> Deck:
+        """Describe cards of an imported deck: ``{card_id: caption}``; an empty caption removes
+        the card's description. ``KeyError`` for an unknown deck or card (nothing is written),
+        ``PermissionError`` for a built-in deck."""
+        deck = self.get(slug)
+        if deck.builtin:
+            raise PermissionError(f"{slug} is a built-in deck")
+        with self._lock:
+            path = deck.directory / "deck.json"
+            raw = json.loads(path.read_text("utf-8"))
+            by_id = {c["id"]: c for c in raw["cards"]}
+            unknown = [cid for cid in captions if cid not in by_id]
+            if unknown:
+                raise KeyError(unknown[0])
+            for cid, caption in captions.items():
+                entry = by_id[cid]
+                text = " ".join(caption.split())
+                entry["description"] = text
+                entry["alt_text"] = text or entry.get("title") or "An imported card"
+            tmp = path.with_suffix(".json.tmp")
+            tmp.write_text(json.dumps(raw, indent=1), "utf-8")
+            os.replace(tmp, path)
+            self._cache.pop(str(deck.directory), None)
+        return self.get(slug)

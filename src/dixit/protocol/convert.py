@@ -188,3 +188,17 @@ def ack_json(command_id: str, version: int, duplicate: bool) -> str:
             "duplicate": duplicate,
         }
     )
+
+
+def error_json(command_id: str | None, code: str, message: str) -> str:
+    """``Error(id=…, code=…, message=…).model_dump_json()``; never raises: a code the enum
+    lacks (tests keep the enum complete) is sent as it is rather than losing the answer."""
+    return to_json(
+        {
+            "type": "error",
+            "v": m.PROTOCOL_VERSION,
+            "id": command_id,
+            "code": code,
+            "message": message,
+        }
+    )

@@ -16,6 +16,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel
 
+from dixit.engine import AwardReason, EndReason, Outcome
+
+from .codes import ErrorCode, NoticeCode
+
 PROTOCOL_VERSION = 1
 
 MAX_MESSAGE_BYTES = 16 * 1024
@@ -28,6 +32,10 @@ RabbitColour = Literal["red", "orange", "yellow", "green", "blue", "purple", "pi
 Edition = Literal["classic", "2021"]
 FirstStoryteller = Literal["claim", "random", "host"]
 RoomStatus = Literal["lobby", "playing", "over"]
+Language = Literal["it", "pl", "es", "pt", "fr", "en"]
+BotLevel = Literal["random", "easy", "medium", "strong"]
+BOT_LEVELS: tuple[BotLevel, ...] = ("random", "easy", "medium", "strong")
+DEFAULT_BOT_LEVEL: BotLevel = "medium"
 PhaseName = Literal["setup", "clue", "submit", "vote", "over"]
 Role = Literal["player", "spectator"]
 
@@ -83,6 +91,9 @@ class RoomSettings(ClientModel):
     )
     first_storyteller: FirstStoryteller = "claim"
     clue_max_length: Annotated[int, Field(ge=1, le=MAX_CLUE_LENGTH)] | None = None
+    language: Language = Field(
+        default="en", description="the room's language: computer players tell clues in it"
+    )
 
 
 # --------------------------------------------------------------------------- client → server
@@ -97,6 +108,10 @@ class Hello(ClientModel):
     since: Annotated[int, Field(ge=0)] | None = None
     game: Annotated[int, Field(ge=1)] | None = Field(
         default=None, description="the room's game_number that ``since`` refers to"
+    )
+    events: bool = Field(
+        default=False,
+        description="also send the redacted events behind each change (default: views only)",
     )
 
 
@@ -142,11 +157,22 @@ class UpdateSettings(ClientModel):
 
 
 class AddBot(ClientModel):
-    """Host, in the lobby: seat a computer player."""
+    """Host, in the lobby: seat a computer player of ``level``."""
 
     type: Literal["add_bot"] = "add_bot"
     v: int = PROTOCOL_VERSION
     id: CommandId
+    level: BotLevel = DEFAULT_BOT_LEVEL
+
+
+class SetBotLevel(ClientModel):
+    """Host: change how well the computer player in seat ``player`` plays (lobby or game)."""
+
+    type: Literal["set_bot_level"] = "set_bot_level"
+    v: int = PROTOCOL_VERSION
+    id: CommandId
+    player: SeatId
+    level: BotLevel
 
 
 class StartGame(ClientModel):
@@ -229,6 +255,7 @@ ClientMessageUnion = Annotated[
     | SetProfile
     | UpdateSettings
     | AddBot
+    | SetBotLevel
     | StartGame
     | Kick
     | SetBot
@@ -278,7 +305,7 @@ class LegalActions(ServerModel):
 class PointsAwarded(ServerModel):
     player: SeatId
     points: int
-    reason: str
+    reason: AwardReason
 
 
 class CardOwner(ServerModel):
@@ -301,7 +328,7 @@ class RoundResult(ServerModel):
     table: list[CardId]
     owners: list[CardOwner]
     votes: list[Vote]
-    outcome: Literal["everybody", "nobody", "some"] | str
+    outcome: Outcome
     awards: list[PointsAwarded]
 
 
@@ -327,9 +354,10 @@ class GameView(ServerModel):
     discard_count: int
     rounds: list[RoundResult]
     winners: list[SeatId]
-    end_reason: str | None = Field(
+    end_reason: EndReason | str | None = Field(
         default=None,
-        description="why the game ended: deck_exhausted, score_reached, round_limit, ended_by_host",
+        description="why the game ended: one of EndReason, or the host's own words "
+        "(null while it goes on)",
     )
     legal: LegalActions
 
@@ -407,7 +435,7 @@ class PileReshuffledEvent(ServerModel):
 class GameEndedEvent(ServerModel):
     type: Literal["GameEnded"] = "GameEnded"
     winners: list[SeatId]
-    reason: str
+    reason: EndReason | str = Field(description="one of EndReason, or the host's own words")
 
 
 GameEventUnion = Annotated[
@@ -441,9 +469,16 @@ class Seat(ServerModel):
     colour: RabbitColour
     is_host: bool
     is_bot: bool = Field(description="a computer player plays this seat now")
-    bot_kind: str | None = Field(description="which computer player ('random'), if any")
+    bot_kind: str | None = Field(description="which computer player, if any (its level)")
+    bot_level: BotLevel | None = Field(
+        description="the level of the computer player playing this seat now; null for a person"
+    )
     connected: bool
     left: bool = Field(description="the person left or was kicked; a computer player took over")
+    autoplay: bool = Field(
+        description="a person's seat the computer plays while they are away (the timer ran "
+        "out, or the host handed it over); they get it back by reconnecting"
+    )
 
 
 class Deadline(ServerModel):
@@ -466,6 +501,10 @@ class RoomState(ServerModel):
     settings: RoomSettings
     deadline: Deadline | None
     version: int = Field(description="the game's version (0 before the first game starts)")
+    bots_can_read: bool = Field(
+        description="the room's decks have card descriptions computer players can read "
+        "(false: they play a weaker strategy, e.g. an imported deck without captions)"
+    )
 
 
 class You(ServerModel):
@@ -519,12 +558,13 @@ class Ack(ServerModel):
 
 class Error(ServerModel):
     """A rejection. ``code`` is stable (the engine's, e.g. ``action/cannot_vote_own_card``, or
-    the server's: ``room/…``, ``auth/…``, ``command/…``, ``limit/…``); nothing changed."""
+    the server's: ``room/…``, ``auth/…``, ``command/…``, ``limit/…``); nothing changed.
+    ``id``: the command's, when the message could be read that far."""
 
     type: Literal["error"] = "error"
     v: int = PROTOCOL_VERSION
     id: str | None
-    code: str
+    code: ErrorCode
     message: str
 
 
@@ -533,7 +573,7 @@ class Notice(ServerModel):
 
     type: Literal["notice"] = "notice"
     v: int = PROTOCOL_VERSION
-    code: str
+    code: NoticeCode
     message: str
     seat: SeatId | None
 
@@ -549,7 +589,7 @@ class Closed(ServerModel):
 
     type: Literal["closed"] = "closed"
     v: int = PROTOCOL_VERSION
-    code: str
+    code: ErrorCode
     message: str
 
 
@@ -588,36 +628,78 @@ class SeatTicket(ServerModel):
     ws: str = Field(description="the WebSocket path: /ws/CODE")
 
 
+MAX_CAPTION_LENGTH = 200
+
+
 class DeckInfo(ServerModel):
+    """A deck as the deck picker lists it."""
+
     slug: str
     name: str
     card_count: int
+    kind: Literal["illustrated", "generated", "imported"] = Field(
+        description="illustrated (public-domain art), generated, or imported by a host"
+    )
+    licence: str | None = Field(description="the deck's licence line; null when it gives none")
+    preview: list[CardId] = Field(description="3-4 card ids to show as the deck's preview")
+    described: int = Field(
+        description="how many cards have a description computer players can read"
+    )
+    default: bool = Field(description="dealt when a room chooses no deck")
 
 
 class DeckList(ServerModel):
     decks: list[DeckInfo]
 
 
+class CardCredits(ServerModel):
+    """Where an illustrated card's picture comes from."""
+
+    artist: str
+    work: str
+    published: str | None
+
+
 class CardText(ServerModel):
-    """A card's words from its deck's metadata (None where the deck has none)."""
+    """A card's words from its deck's metadata, in the asked language where the deck has it
+    (else English; None where the deck has none)."""
 
     id: CardId
     title: str | None = Field(description="a short title; null when the deck gives none")
     alt: str | None = Field(
         description="alt text (a literal description); null when the deck has no metadata"
     )
+    description: str | None = Field(
+        default=None, description="one to three literal sentences; null when none"
+    )
+    credits: CardCredits | None = Field(
+        default=None, description="artist and book of an illustrated card; null otherwise"
+    )
 
 
 class DeckCards(ServerModel):
-    """GET /api/decks/{slug}/cards: every card of a deck with its alt text. Deck data only
-    (nothing about any game); ids are content hashes, so clients may cache it for good."""
+    """GET /api/decks/{slug}/cards?lang=xx: every card of a deck with its words in that
+    language (fallback English). Deck data only (nothing about any game); ids are content
+    hashes, so clients may cache it."""
 
     slug: str
+    lang: Language
     cards: list[CardText]
 
 
+class CaptionsRequest(ClientModel):
+    """POST /api/decks/{slug}/captions: a host describes the cards of an imported deck.
+    An empty caption removes the card's description."""
+
+    token: Annotated[str, Field(min_length=1, max_length=128)]
+    captions: Annotated[
+        dict[CardId, Annotated[str, Field(max_length=MAX_CAPTION_LENGTH)]],
+        Field(min_length=1, max_length=500),
+    ]
+
+
 class ApiError(ServerModel):
-    code: str
+    code: ErrorCode
     message: str
 
 
@@ -631,6 +713,7 @@ CLIENT_MESSAGE_TYPES: dict[str, type[ClientModel]] = {
         SetProfile,
         UpdateSettings,
         AddBot,
+        SetBotLevel,
         StartGame,
         Kick,
         SetBot,

@@ -23,6 +23,7 @@ SCHEMA_MODELS: tuple[type[BaseModel], ...] = (
     m.SeatTicket,
     m.DeckList,
     m.DeckCards,
+    m.CaptionsRequest,
     m.ApiError,
     m.RoomState,
 )

@@ -2,25 +2,27 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Annotated, Any
+from typing import Annotated, Any, cast, get_args
 
-from fastapi import FastAPI, File, Form, Request, UploadFile, WebSocket
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi import FastAPI, File, Form, UploadFile, WebSocket
+from fastapi.responses import FileResponse, Response
 
 from dixit.ops.health import check_dependencies
 from dixit.ops.metrics import CONTENT_TYPE
 from dixit.ops.observe import ServerMetrics, SocketProbe, timed_store
 from dixit.protocol import messages as m
+from dixit.protocol.codes import ErrorCode as Code
 from dixit.protocol.schema import protocol_schema
 from dixit.pubsub import open_pubsub
 from dixit.storage import open_store
 
-from . import errors as err
-from .cards import UnknownDeck, card_source
+from . import http_errors
+from .cards import NotImported, UnknownCard, UnknownDeck, card_source
 from .config import ServerConfig
 from .errors import ServerError
 from .hub import Hub
@@ -31,10 +33,7 @@ from .ws import room_socket
 log = logging.getLogger("dixit.server")
 
 ERRORS: dict[int | str, dict[str, Any]] = {
-    400: {"model": m.ApiError},
-    404: {"model": m.ApiError},
-    409: {"model": m.ApiError},
-    503: {"model": m.ApiError},
+    status: {"model": m.ApiError} for status in (400, 403, 404, 409, 413, 422, 503)
 }
 
 
@@ -81,9 +80,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     def hub() -> Hub:
         return state["hub"]
 
-    @app.exception_handler(ServerError)
-    async def server_error(request: Request, error: ServerError) -> JSONResponse:
-        return JSONResponse({"code": error.code, "message": error.message}, error.status)
+    http_errors.install(app)
 
     @app.post("/api/rooms", response_model=m.SeatTicket, responses=ERRORS, tags=["rooms"])
     async def create_room(body: m.CreateRoomRequest) -> m.SeatTicket:
@@ -113,9 +110,19 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     @app.get("/api/decks", response_model=m.DeckList, tags=["decks"])
     async def decks() -> m.DeckList:
+        """Every deck with its kind, count, licence and a few cards to preview; built-in first."""
         return m.DeckList(
             decks=[
-                m.DeckInfo(slug=d.slug, name=d.name, card_count=d.card_count)
+                m.DeckInfo(
+                    slug=d.slug,
+                    name=d.name,
+                    card_count=d.card_count,
+                    kind=d.kind,
+                    licence=d.licence,
+                    preview=list(d.preview),
+                    described=d.described,
+                    default=d.default,
+                )
                 for d in hub().services.cards.decks()
             ]
         )
@@ -123,20 +130,71 @@ def create_app(config: ServerConfig) -> FastAPI:
     @app.get(
         "/api/decks/{slug}/cards", response_model=m.DeckCards, responses=ERRORS, tags=["decks"]
     )
-    async def deck_cards(slug: str) -> Response:
-        """A deck's cards with their titles and alt text (deck data only, cacheable for good:
-        card ids are content hashes)."""
+    async def deck_cards(slug: str, lang: str = "en") -> Response:
+        """A deck's cards with their words in ``lang`` (it, pl, es, pt, fr, en; fallback
+        English) and the credits of illustrated cards. Deck data only; an imported deck's
+        captions may change, so it is cached for a short while."""
+        if lang not in get_args(m.Language):
+            raise ServerError(Code.DECK_BAD_LANGUAGE, f"no language {lang[:8]!r}", 400)
         try:
-            words = hub().services.cards.card_words(slug)
+            words = hub().services.cards.card_words(slug, lang)
         except UnknownDeck:
-            raise ServerError("deck/not_found", f"no deck {slug!r}", 404) from None
+            raise ServerError(Code.DECK_NOT_FOUND, f"no deck {slug!r}", 404) from None
         body = m.DeckCards(
-            slug=slug, cards=[m.CardText(id=w.id, title=w.title, alt=w.alt) for w in words]
+            slug=slug,
+            lang=cast(m.Language, lang),  # checked above
+            cards=[
+                m.CardText(
+                    id=w.id,
+                    title=w.title,
+                    alt=w.alt,
+                    description=w.description,
+                    credits=None
+                    if w.credits is None
+                    else m.CardCredits(
+                        artist=w.credits.artist, work=w.credits.work, published=w.credits.published
+                    ),
+                )
+                for w in words
+            ],
         )
         return Response(
             body.model_dump_json(),
             media_type="application/json",
-            headers={"Cache-Control": "public, max-age=86400"},
+            headers={"Cache-Control": "public, max-age=60", "Vary": "Accept-Encoding"},
+        )
+
+    @app.post(
+        "/api/decks/{slug}/captions", response_model=m.DeckInfo, responses=ERRORS, tags=["decks"]
+    )
+    async def deck_captions(slug: str, body: m.CaptionsRequest) -> m.DeckInfo:
+        """A host describes cards of an imported deck (what computer players and screen
+        readers read); an empty caption removes one. Answers the deck as listed."""
+        cards = hub().services.cards
+        if not hub().host_of_token(body.token):
+            raise ServerError(Code.NOT_HOST, "only a room's host can describe cards", 403)
+        try:
+            await asyncio.to_thread(cards.set_captions, slug, dict(body.captions))
+        except UnknownDeck:
+            raise ServerError(Code.DECK_NOT_FOUND, f"no deck {slug!r}", 404) from None
+        except UnknownCard as missing:
+            raise ServerError(
+                Code.DECK_UNKNOWN_CARD, f"no card {missing} in {slug!r}", 400
+            ) from None
+        except NotImported:
+            raise ServerError(
+                Code.DECK_NOT_IMPORTED, "only imported decks take captions", 409
+            ) from None
+        info = next(d for d in cards.decks() if d.slug == slug)
+        return m.DeckInfo(
+            slug=info.slug,
+            name=info.name,
+            card_count=info.card_count,
+            kind="imported",
+            licence=info.licence,
+            preview=list(info.preview),
+            described=info.described,
+            default=info.default,
         )
 
     @app.post("/api/decks", responses=ERRORS, tags=["decks"])
@@ -147,15 +205,15 @@ def create_app(config: ServerConfig) -> FastAPI:
     ) -> dict[str, object]:
         """A host uploads a deck of their own pictures."""
         if not hub().host_of_token(token):
-            raise ServerError(err.NOT_HOST, "only a room's host can import a deck", 403)
+            raise ServerError(Code.NOT_HOST, "only a room's host can import a deck", 403)
         limit = hub().services.config.limits.max_upload_bytes
         data = await file.read(limit + 1)
         if len(data) > limit:
-            raise ServerError("limit/upload_too_large", f"at most {limit} bytes", 413)
+            raise ServerError(Code.UPLOAD_TOO_LARGE, f"at most {limit} bytes", 413)
         try:
             return await hub().services.cards.import_upload(data, file.filename or "upload", name)
         except Exception as error:
-            raise ServerError(err.UNKNOWN_DECK, f"cannot import: {error}") from None
+            raise ServerError(Code.UNKNOWN_DECK, f"cannot import: {error}") from None
 
     @app.get("/api/protocol/schema", tags=["protocol"])
     async def schema() -> dict[str, Any]:

@@ -1,23 +1,41 @@
-"""Where a game's card ids and images come from: the deck library, behind a small seam.
+"""Where a game's card ids, images and words come from: the deck library, behind a small seam.
 
 :class:`LibraryCards` adapts :class:`dixit.decks.DeckLibrary`. When the library has no deck at
 all (a checkout whose default deck has not been generated yet), :class:`PlaceholderCards` deals
 84 numbered cards drawn as simple SVGs, so a server always starts and games can be played.
+
+A room that chooses no deck gets the illustrated decks (``DEFAULT_DECKS``) where present, else
+the first built-in deck. Card words come in the asked language from each card's ``text[lang]``
+(fallback English, then the card's top-level English fields).
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Literal, Protocol
 
-from dixit.decks import CACHE_CONTROL, IMAGE_MEDIA_TYPE, DeckLibrary
+from dixit.decks import CACHE_CONTROL, IMAGE_MEDIA_TYPE, Deck, DeckLibrary
+
+DEFAULT_DECKS = ("storybook-1", "storybook-2")
+DeckKind = Literal["illustrated", "generated", "imported"]
+PREVIEW_SIZE = 4
 
 
 class UnknownDeck(Exception):
     pass
+
+
+class UnknownCard(Exception):
+    pass
+
+
+class NotImported(Exception):
+    """Captions can be written only for an imported deck."""
 
 
 @dataclass(frozen=True)
@@ -25,15 +43,62 @@ class DeckSummary:
     slug: str
     name: str
     card_count: int
+    kind: DeckKind = "generated"
+    licence: str | None = None
+    preview: tuple[str, ...] = ()
+    described: int = 0
+    default: bool = False
+
+
+@dataclass(frozen=True)
+class Credits:
+    artist: str
+    work: str
+    published: str | None
 
 
 @dataclass(frozen=True)
 class CardWords:
-    """A card's title and alt text from its deck's metadata (None where there is none)."""
+    """A card's words in one language from its deck's metadata (None where there is none)."""
 
     id: str
     title: str | None
     alt: str | None
+    description: str | None = None
+    credits: Credits | None = None
+
+
+def words_in(card_id: str, title: str, meta: Mapping[str, Any] | None, lang: str) -> CardWords:
+    """A card's words in ``lang``: its ``text[lang]``, else ``text["en"]``, else the card's
+    top-level English fields; no alt text or description for a card without metadata."""
+    if meta is None:
+        return CardWords(card_id, title or None, None)
+    texts = meta.get("text") or {}
+    text: Mapping[str, Any] = texts.get(lang) or texts.get("en") or meta
+    source = meta.get("source")
+    credits = None
+    if isinstance(source, Mapping) and source.get("artist"):
+        published = source.get("published")
+        credits = Credits(
+            str(source["artist"]),
+            str(source.get("work") or ""),
+            str(published) if published else None,
+        )
+    return CardWords(
+        card_id,
+        text.get("title") or title or None,
+        text.get("alt_text") or text.get("description") or None,
+        text.get("description") or None,
+        credits,
+    )
+
+
+def preview_of(card_ids: list[str]) -> tuple[str, ...]:
+    """A few cards spread over the deck."""
+    if len(card_ids) <= PREVIEW_SIZE:
+        return tuple(card_ids)
+    step = len(card_ids) // PREVIEW_SIZE
+    return tuple(card_ids[i * step] for i in range(PREVIEW_SIZE))
 
 
 @dataclass(frozen=True)
@@ -55,8 +120,13 @@ class CardSource(Protocol):
 
     def image(self, card_id: str) -> CardImage | None: ...
 
-    def card_words(self, slug: str) -> list[CardWords]:
-        """Every card of one deck with its title and alt text; UnknownDeck if not known."""
+    def card_words(self, slug: str, lang: str) -> list[CardWords]:
+        """Every card of one deck with its words in ``lang``; UnknownDeck if not known."""
+        ...
+
+    def set_captions(self, slug: str, captions: dict[str, str]) -> int:
+        """Describe cards of an imported deck; how many of its cards are described after it.
+        UnknownDeck, UnknownCard or NotImported (nothing written)."""
         ...
 
     async def import_upload(self, data: bytes, filename: str, name: str) -> dict[str, object]: ...
@@ -75,7 +145,12 @@ class PlaceholderCards:
         self._number = {cid: i + 1 for i, cid in enumerate(self._ids)}
 
     def decks(self) -> list[DeckSummary]:
-        return [DeckSummary(self.SLUG, "Numbered placeholder cards", len(self._ids))]
+        name = "Numbered placeholder cards"
+        return [
+            DeckSummary(
+                self.SLUG, name, len(self._ids), preview=preview_of(self._ids), default=True
+            )
+        ]
 
     def card_ids(self, slugs: list[str]) -> list[str]:
         for slug in slugs:
@@ -98,18 +173,23 @@ class PlaceholderCards:
         )
         return CardImage("image/svg+xml", content=svg.encode())
 
-    def card_words(self, slug: str) -> list[CardWords]:
+    def card_words(self, slug: str, lang: str) -> list[CardWords]:
         if slug != self.SLUG:
             raise UnknownDeck(slug)
         return [CardWords(cid, None, None) for cid in self._ids]
+
+    def set_captions(self, slug: str, captions: dict[str, str]) -> int:
+        if slug != self.SLUG:
+            raise UnknownDeck(slug)
+        raise NotImported(slug)
 
     async def import_upload(self, data: bytes, filename: str, name: str) -> dict[str, object]:
         raise UnknownDeck("importing needs the deck library")
 
 
 class LibraryCards:
-    """The real decks; the first listed (built-in) deck is the default. While the library has
-    no deck at all, the placeholder deck stands in."""
+    """The real decks (see the module docstring for the default). While the library has no
+    deck at all, the placeholder deck stands in."""
 
     cache_control = CACHE_CONTROL
 
@@ -119,9 +199,30 @@ class LibraryCards:
 
     def _listed(self) -> list[DeckSummary]:
         try:
-            return [DeckSummary(d.slug, d.name, d.card_count) for d in self.library.list()]
+            decks = [self.library.get(d.slug) for d in self.library.list()]
         except (OSError, ValueError, KeyError):
             return []
+        builtin = [d.slug for d in decks if d.builtin]
+        defaults = [s for s in DEFAULT_DECKS if s in builtin] or builtin[:1]
+        return [self._summary(d, d.slug in defaults) for d in decks]
+
+    @staticmethod
+    def _summary(deck: Deck, default: bool) -> DeckSummary:
+        head = _deck_head(deck.directory / "deck.json")
+        kind: DeckKind = "imported"
+        if deck.builtin:
+            kind = "illustrated" if head.get("kind") == "illustrated" else "generated"
+        licence = head.get("license") or head.get("licence")
+        return DeckSummary(
+            deck.slug,
+            deck.name,
+            len(deck.cards),
+            kind,
+            str(licence) if licence else None,
+            preview_of(deck.card_ids),
+            sum(1 for c in deck.cards if _described(c.metadata)),
+            default,
+        )
 
     def decks(self) -> list[DeckSummary]:
         return self._listed() or self.placeholder.decks()
@@ -131,7 +232,7 @@ class LibraryCards:
         if not listed or slugs == [PlaceholderCards.SLUG]:
             return self.placeholder.card_ids(slugs)
         try:
-            return self.library.cards_for(slugs or [listed[0].slug])
+            return self.library.cards_for(slugs or [d.slug for d in listed if d.default])
         except KeyError as missing:
             raise UnknownDeck(str(missing)) from None
 
@@ -143,17 +244,25 @@ class LibraryCards:
         except KeyError:
             return None
 
-    def card_words(self, slug: str) -> list[CardWords]:
-        if slug == PlaceholderCards.SLUG:  # as card_ids deals it
-            return self.placeholder.card_words(slug)
+    def _deck(self, slug: str) -> Deck:
         try:
-            deck = self.library.get(slug)
+            return self.library.get(slug)
         except (KeyError, OSError, ValueError):
             raise UnknownDeck(slug) from None
-        return [
-            CardWords(c.id, c.title or None, c.alt_text if c.metadata is not None else None)
-            for c in deck.cards
-        ]
+
+    def card_words(self, slug: str, lang: str) -> list[CardWords]:
+        if slug == PlaceholderCards.SLUG:  # as card_ids deals it
+            return self.placeholder.card_words(slug, lang)
+        return [words_in(c.id, c.title, c.metadata, lang) for c in self._deck(slug).cards]
+
+    def set_captions(self, slug: str, captions: dict[str, str]) -> int:
+        if slug == PlaceholderCards.SLUG or self._deck(slug).builtin:
+            raise NotImported(slug)
+        try:
+            deck = self.library.set_captions(slug, captions)
+        except KeyError as missing:
+            raise UnknownCard(str(missing)) from None
+        return sum(1 for c in deck.cards if _described(c.metadata))
 
     async def import_upload(self, data: bytes, filename: str, name: str) -> dict[str, object]:
         report = await asyncio.to_thread(self.library.import_bytes, data, filename, name)
@@ -167,6 +276,27 @@ class LibraryCards:
             ],
             "ok": report.ok,
         }
+
+
+def _described(meta: Mapping[str, Any] | None) -> bool:
+    return meta is not None and bool(meta.get("text") or meta.get("description"))
+
+
+_heads: dict[Path, tuple[float, dict[str, Any]]] = {}
+
+
+def _deck_head(manifest: Path) -> dict[str, Any]:
+    """A deck's own fields (kind, licence) without its cards; read again when the file changes."""
+    try:
+        stamp = manifest.stat().st_mtime
+    except OSError:
+        return {}
+    cached = _heads.get(manifest)
+    if cached is None or cached[0] != stamp:
+        raw = json.loads(manifest.read_text("utf-8"))
+        cached = (stamp, {k: v for k, v in raw.items() if k != "cards"})
+        _heads[manifest] = cached
+    return cached[1]
 
 
 def card_source(data_dir: Path) -> CardSource:

@@ -30,5 +30,5 @@ class ServerConfig:
     pubsub: str = "memory://"
     data_dir: Path = field(default_factory=lambda: Path.home() / ".local" / "share" / "dixit")
     client_dir: Path = field(default_factory=default_client_dir)
-    bot_delay_s: float = 1.0
+    bot_delay_s: float = 1.0  # scale of computer players' pace: 1 a person's, 0 at once
     limits: Limits = field(default_factory=Limits)

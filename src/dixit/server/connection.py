@@ -58,6 +58,7 @@ class Connection:
         self.seat: str | None = None
         self.role = "spectator"
         self.token_hash = ""
+        self.events = False  # the socket asked for redacted events besides views (hello)
         self.closed = False
         self._backlog: collections.deque[str] = collections.deque()
         self._max_backlog = limits.send_queue

@@ -9,12 +9,14 @@ import secrets
 
 from dixit.engine import GameError
 from dixit.protocol import messages as m
+from dixit.protocol.codes import ErrorCode as Code
 from dixit.storage import RoomRecord
 
-from . import errors as err
+from . import lobby
 from .errors import ServerError
 from .records import RoomRecordData
-from .room import Room, Services, rules_from_settings
+from .room import Room, Services
+from .rules import rules_from_settings
 from .tokens import new_room_code, new_token, normalise_code, token_hash
 
 log = logging.getLogger("dixit.server")
@@ -71,12 +73,12 @@ class Hub:
     async def require(self, code: str) -> Room:
         room = await self.get(code)
         if room is None:
-            raise ServerError(err.ROOM_NOT_FOUND, f"no room {normalise_code(code)!r}", 404)
+            raise ServerError(Code.ROOM_NOT_FOUND, f"no room {normalise_code(code)!r}", 404)
         return room
 
     def _check_capacity(self) -> None:
         if len(self.rooms) >= self.services.config.limits.max_rooms:
-            raise ServerError(err.ROOMS, "this server is full; try again later", 503)
+            raise ServerError(Code.ROOMS, "this server is full; try again later", 503)
 
     async def create(self, request: m.CreateRoomRequest) -> tuple[Room, m.SeatTicket]:
         self._check_capacity()
@@ -84,23 +86,25 @@ class Hub:
         try:
             rules = rules_from_settings(settings)
         except GameError as error:
-            raise ServerError(error.code, error.message) from None
+            raise ServerError(Code(error.code), error.message) from None
         if settings.bots + 1 > rules.max_players:
-            raise ServerError(err.ROOM_FULL, f"at most {rules.max_players} seats")
+            raise ServerError(Code.ROOM_FULL, f"at most {rules.max_players} seats")
         try:
             self.services.cards.card_ids(list(settings.decks))
         except Exception as error:
-            raise ServerError(err.UNKNOWN_DECK, f"unknown deck {error}") from None
+            raise ServerError(Code.UNKNOWN_DECK, f"unknown deck {error}") from None
         code = await self._fresh_code()
         data = RoomRecordData(
             code=code, seed=secrets.randbits(63), settings=settings.model_dump(mode="json")
         )
-        room = Room(data, self.services)
         token = new_token()
-        seat = room.add_person(request.name, request.colour, token)
+        data, seat = lobby.add_person(
+            data, request.name, request.colour, token_hash(token), rules.max_players
+        )
         for _ in range(settings.bots):
-            room.add_computer()
+            data, _ = lobby.add_computer(data, m.DEFAULT_BOT_LEVEL, rules.max_players)
         await self.services.store.save_room(RoomRecord(code, data.to_json()))
+        room = Room(data, self.services)
         await room.listen()
         self.rooms[code] = room
         return room, _ticket(code, token, "player", seat.id)
@@ -110,31 +114,25 @@ class Hub:
             code = new_room_code()
             if code not in self.rooms and await self.services.store.load_room(code) is None:
                 return code
-        raise ServerError(err.ROOMS, "could not find a free room code", 503)
+        raise ServerError(Code.ROOMS, "could not find a free room code", 503)
 
     async def join(self, code: str, request: m.JoinRoomRequest) -> m.SeatTicket:
         room = await self.require(code)
+        token = new_token()
         async with room.lock:
-            token = new_token()
-            seat = room.add_person(request.name, request.colour, token)
-            try:
-                await self.services.store.save_room(RoomRecord(room.code, room.data.to_json()))
-            except BaseException:
-                room.data.seats.remove(seat)
-                room.data.next_seat -= 1
-                raise
-            await room.notify_joined()
+            limit = rules_from_settings(room.settings).max_players
+            data, seat = lobby.add_person(
+                room.data, request.name, request.colour, token_hash(token), limit
+            )
+            await room.commit(data)
         return _ticket(room.code, token, "player", seat.id)
 
     async def spectate(self, code: str) -> m.SeatTicket:
         room = await self.require(code)
+        token = new_token()
         async with room.lock:
-            if len(room.data.spectators) >= self.services.config.limits.max_spectators:
-                raise ServerError(err.SPECTATORS, "too many spectators in this room", 409)
-            token = new_token()
-            room.data.spectators.append(token_hash(token))
-            await self.services.store.save_room(RoomRecord(room.code, room.data.to_json()))
-            await room.notify_joined()
+            limit = self.services.config.limits.max_spectators
+            await room.commit(lobby.add_spectator(room.data, token_hash(token), limit))
         return _ticket(room.code, token, "spectator", None)
 
     def host_of_token(self, token: str) -> bool:

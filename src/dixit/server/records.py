@@ -1,23 +1,33 @@
-"""A room as it is stored: seats, host, settings, status, timer deadline. JSON round-trips."""
+"""A room as it is stored: seats, host, settings, status, timer deadline. JSON round-trips.
+
+Records are immutable: a change builds a new record (:mod:`.lobby`), the store accepts it, and
+only then does the room take it (see :meth:`.room.Room.commit`).
+"""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 
-@dataclass
+@dataclass(frozen=True)
 class SeatRecord:
     id: str
     name: str
     colour: str
     token_hash: str | None  # None: a computer player's own seat, or a person who left
     is_bot: bool = False
-    bot_kind: str | None = None
+    bot_kind: str | None = None  # the computer player's level while one plays the seat
     left: bool = False
+    autoplay: bool = False  # a person's seat the computer plays until they come back
+
+    @property
+    def person(self) -> bool:
+        """Someone holds this seat's token (they may be away)."""
+        return self.token_hash is not None and not self.left
 
 
-@dataclass
+@dataclass(frozen=True)
 class DeadlineRecord:
     phase: str
     round: int
@@ -26,7 +36,7 @@ class DeadlineRecord:
     seconds: int
 
 
-@dataclass
+@dataclass(frozen=True)
 class RoomRecordData:
     code: str
     seed: int
@@ -34,24 +44,28 @@ class RoomRecordData:
     status: str = "lobby"  # lobby | playing | over
     game_number: int = 1
     host: str | None = None
-    seats: list[SeatRecord] = field(default_factory=list)
-    spectators: list[str] = field(default_factory=list)  # token hashes
+    seats: tuple[SeatRecord, ...] = ()
+    spectators: tuple[str, ...] = ()  # token hashes
     next_seat: int = 1
     deadline: DeadlineRecord | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        data = asdict(self)
+        data["seats"] = [dict(s) for s in data["seats"]]
+        data["spectators"] = list(self.spectators)
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> RoomRecordData:
         # Fields an older build stored and this one derives (winners, end reason) are dropped.
         data = {k: v for k, v in data.items() if k in _FIELDS}
-        data["seats"] = [SeatRecord(**s) for s in data.get("seats", [])]
+        data["seats"] = tuple(SeatRecord(**s) for s in data.get("seats", []))
+        data["spectators"] = tuple(data.get("spectators", ()))
         deadline = data.get("deadline")
         data["deadline"] = DeadlineRecord(**deadline) if deadline else None
         return cls(**data)
 
-    def seat(self, seat_id: str) -> SeatRecord | None:
+    def seat(self, seat_id: str | None) -> SeatRecord | None:
         for seat in self.seats:
             if seat.id == seat_id:
                 return seat

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from starlette.responses import FileResponse, HTMLResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+
+from dixit.protocol.codes import ErrorCode
 
 RESERVED = ("api/", "ws/", "cards/", "docs", "openapi.json", "redoc")
 
@@ -26,12 +28,19 @@ class ClientFiles:
         self.root = root.resolve()
 
     def response(self, path: str) -> Response:
+        if path.startswith("api/"):
+            answer = {"code": ErrorCode.REQUEST_NOT_FOUND.value, "message": "no such API path"}
+            return JSONResponse(answer, status_code=404)
         if path.startswith(RESERVED):
             return Response(status_code=404)
         index = self.root / "index.html"
         if path:
-            candidate = (self.root / path).resolve()
-            if candidate.is_relative_to(self.root) and candidate.is_file():
+            try:
+                candidate = (self.root / path).resolve()
+                found = candidate.is_relative_to(self.root) and candidate.is_file()
+            except (OSError, ValueError):  # a NUL byte, a name too long for the file system
+                return Response(status_code=404)
+            if found:
                 cache = (
                     "public, max-age=31536000, immutable"
                     if path.startswith("assets/")

@@ -1,4 +1,11 @@
-"""The WebSocket endpoint: hello (token, last version seen), then commands until it closes."""
+"""The WebSocket endpoint, in two phases: await ``hello`` (token, last version seen), then
+commands until the socket closes.
+
+Every frame is answered or closes the socket with a documented code: unreadable text gets an
+``error`` (the socket stays open), a binary frame gets ``command/binary_frame``, ``ping`` is
+answered in either phase. Frames over 64 KiB and text that is not UTF-8 are refused by the
+WebSocket layer itself (close codes 1009 and 1007).
+"""
 
 from __future__ import annotations
 
@@ -9,13 +16,73 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from dixit.protocol import ProtocolError, parse_client_message
 from dixit.protocol import messages as m
+from dixit.protocol.codes import ErrorCode as Code
+from dixit.protocol.convert import error_json
 
-from . import errors as err
 from .connection import Connection
 from .hub import Hub
+from .room import Room
 from .tokens import token_hash
 
 log = logging.getLogger("dixit.server")
+
+
+class _Gone(Exception):
+    """The peer closed the socket."""
+
+
+async def _receive(ws: WebSocket) -> str | None:
+    """The next text frame, or None for a binary frame; :class:`_Gone` once closed."""
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise _Gone
+    text = message.get("text")
+    return text if isinstance(text, str) else None
+
+
+def _read(conn: Connection, text: str | None) -> m.ClientModel | None:
+    """The message in a frame, or None after answering why it cannot be read."""
+    if not conn.allow():
+        conn.send(error_json(None, Code.RATE, "too many messages; slow down"))
+        return None
+    if text is None:
+        conn.send(error_json(None, Code.BINARY_FRAME, "send JSON in text frames"))
+        return None
+    try:
+        return parse_client_message(text)
+    except ProtocolError as error:
+        conn.send(error_json(error.command_id, error.code, error.message))
+        return None
+
+
+async def _await_hello(ws: WebSocket, conn: Connection, room: Room, timeout: float) -> bool:
+    """Phase one: until a ``hello`` opens a seat (True), or the socket must close (False)."""
+    async with asyncio.timeout(timeout):
+        while True:
+            msg = _read(conn, await _receive(ws))
+            if msg is None:
+                continue
+            if isinstance(msg, m.Ping):
+                conn.send(m.Pong(id=msg.id))
+                continue
+            if not isinstance(msg, m.Hello):
+                conn.send(
+                    error_json(
+                        getattr(msg, "id", None),
+                        Code.HELLO_REQUIRED,
+                        "say hello with your seat token first",
+                    )
+                )
+                continue
+            who = room.authenticate(msg.token)
+            if who is None:
+                conn.send(m.Closed(code=Code.BAD_TOKEN, message="this token opens no seat here"))
+                return False
+            conn.role, conn.seat = who
+            conn.token_hash = token_hash(msg.token)
+            conn.events = msg.events
+            await room.attach(conn, msg.since, msg.game)
+            return True
 
 
 async def room_socket(ws: WebSocket, hub: Hub, code: str) -> None:
@@ -24,47 +91,20 @@ async def room_socket(ws: WebSocket, hub: Hub, code: str) -> None:
     conn = Connection(ws, limits)
     room = await hub.get(code)
     if room is None:
-        conn.send(m.Closed(code=err.ROOM_NOT_FOUND, message=f"no room {code!r}"))
+        conn.send(m.Closed(code=Code.ROOM_NOT_FOUND, message="no such room"))
         conn.close()
         await conn.wait_closed()
         return
     attached = False
     try:
-        while True:
-            if attached:
-                text = await ws.receive_text()
-            else:
-                text = await asyncio.wait_for(ws.receive_text(), limits.hello_timeout_s)
-            if not conn.allow():
-                conn.send(m.Error(id=None, code=err.RATE, message="too many messages; slow down"))
-                continue
-            try:
-                msg = parse_client_message(text)
-            except ProtocolError as error:
-                conn.send(m.Error(id=error.command_id, code=error.code, message=error.message))
-                continue
-            if attached:
+        attached = await _await_hello(ws, conn, room, limits.hello_timeout_s)
+        while attached and not conn.closed:
+            msg = _read(conn, await _receive(ws))
+            if msg is not None:
                 await room.handle(conn, msg)
-                continue
-            if not isinstance(msg, m.Hello):
-                conn.send(
-                    m.Error(
-                        id=getattr(msg, "id", None),
-                        code=err.HELLO_REQUIRED,
-                        message="say hello with your seat token first",
-                    )
-                )
-                continue
-            who = room.authenticate(msg.token)
-            if who is None:
-                conn.send(m.Closed(code=err.BAD_TOKEN, message="this token opens no seat here"))
-                conn.close()
-                break
-            conn.role, conn.seat = who
-            conn.token_hash = token_hash(msg.token)
-            room.attach(conn, msg.since, msg.game)
-            attached = True
-    except (TimeoutError, WebSocketDisconnect):
+    except TimeoutError:
+        conn.send(m.Closed(code=Code.HELLO_TIMEOUT, message="no hello in time"))
+    except (_Gone, WebSocketDisconnect):
         pass
     except RuntimeError:  # receive after the socket closed (kicked, replaced)
         pass

@@ -10,7 +10,8 @@ export interface CardProps {
   number?: number;
   /** A ribbon on the card (e.g. "Your card"). */
   tag?: string;
-  onSelect?: () => void;
+  /** byKeyboard: Enter or Space chose it (a click with no pointer) */
+  onSelect?: (byKeyboard: boolean) => void;
   onZoom?: () => void;
   onKeyDown?: (e: JSX.TargetedKeyboardEvent<HTMLButtonElement>) => void;
   t: T;
@@ -41,19 +42,20 @@ export function Card(props: CardProps) {
           class="card-face"
           aria-pressed={selected ? "true" : "false"}
           disabled={disabled}
-          onClick={onSelect}
+          onClick={(e) => onSelect(e.detail === 0)}
           onKeyDown={props.onKeyDown}
-          aria-label={number !== undefined ? `${t("game.tableCard", { n: number })}: ${alt}` : alt}
+          aria-keyshortcuts={onZoom ? "z" : undefined}
         >
+          {number !== undefined ? <span class="sr-only">{t("game.tableCard", { n: number })}: </span> : null}
           {face}
         </button>
       ) : (
-        <div class="card-face" tabIndex={onZoom ? 0 : undefined} onKeyDown={(e) => { if (e.key === "Enter" && onZoom) onZoom(); }} onDblClick={onZoom}>
+        <div class="card-face" tabIndex={onZoom ? 0 : undefined} role={onZoom ? "button" : undefined} onKeyDown={(e) => { if (e.key === "Enter" && onZoom) onZoom(); }} onDblClick={onZoom}>
           {face}
         </div>
       )}
       {onZoom ? (
-        <button type="button" class="card-zoom" onClick={onZoom} aria-label={`${t("game.zoom")}: ${alt}`} title={t("game.zoom")}>
+        <button type="button" class="card-zoom" tabIndex={-1} onClick={onZoom} aria-label={number !== undefined ? `${t("game.zoom")} ${number}` : t("game.zoom")} title={t("game.zoom")}>
           <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><circle cx="10" cy="10" r="6" fill="none" stroke="currentColor" stroke-width="2.4" /><path d="M15 15l5 5" stroke="currentColor" stroke-width="2.6" stroke-linecap="round" /></svg>
         </button>
       ) : null}

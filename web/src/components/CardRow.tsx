@@ -17,7 +17,7 @@ interface Props {
   cards: RowCard[];
   label: string;
   kind: "hand" | "table";
-  onSelect?: (id: string) => void;
+  onSelect?: (id: string, byKeyboard: boolean) => void;
   onZoom: (index: number) => void;
   t: T;
 }
@@ -57,7 +57,7 @@ export function CardRow({ cards, label, kind, onSelect, onZoom, t }: Props) {
             tag={c.tag}
             selected={c.selected}
             disabled={onSelect ? !c.choosable : undefined}
-            onSelect={onSelect ? () => onSelect(c.id) : undefined}
+            onSelect={onSelect ? (byKeyboard) => onSelect(c.id, byKeyboard) : undefined}
             onZoom={() => onZoom(i)}
             onKeyDown={(e) => onCardKey(e, () => onZoom(i))}
             t={t}

@@ -77,7 +77,19 @@ function useHops(players: TrackPlayer[]): Map<string, number> {
 }
 
 /** The winding score track with a rabbit per player; rabbits hop forward space by space. */
-export function ScoreTrack({ players: actual, label, target }: { players: TrackPlayer[]; label: string; target?: number | null }) {
+export function lapOf(score: number): number {
+  return Math.floor(score / SPACES) + 1;
+}
+
+export function ScoreTrack({ players: actual, label, target, lapLabel, scoreLabel }: {
+  players: TrackPlayer[];
+  label: string;
+  target?: number | null;
+  /** "lap N" for a rabbit past 30 */
+  lapLabel: (lap: number) => string;
+  /** what a screen reader hears per player */
+  scoreLabel: (name: string, score: number, lap: number) => string;
+}) {
   const hops = useHops(actual);
   const players = actual.map((p) => ({ ...p, score: hops.get(p.id) ?? p.score, final: p.score }));
   const bySpace = new Map<number, TrackPlayer[]>();
@@ -87,7 +99,11 @@ export function ScoreTrack({ players: actual, label, target }: { players: TrackP
   }
   return (
     <figure class="track" data-testid="score-track">
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={label}>
+      <figcaption class="sr-only">
+        {label}
+        <ul>{actual.map((p) => <li key={p.id}>{scoreLabel(p.name, p.score, lapOf(p.score))}</li>)}</ul>
+      </figcaption>
+      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} aria-hidden="true">
         <path d={PATH} class="track-road" />
         <path d={PATH} class="track-dash" />
         {Array.from({ length: SPACES }, (_, s) => {
@@ -113,6 +129,12 @@ export function ScoreTrack({ players: actual, label, target }: { players: TrackP
             <g key={pl.id} class="track-rabbit" style={{ transform: `translate(${x}px, ${y}px)` }} data-player={pl.id} data-score={pl.final}>
               <title>{`${pl.name}: ${pl.final}`}</title>
               <g transform="scale(1.9)"><RabbitShape color={pl.color} /></g>
+              {lapOf(pl.score) > 1 ? (
+                <g class="track-lap" data-testid="lap-mark" data-lap={lapOf(pl.score)}>
+                  <rect x={-4} y={-34} width={48} height={20} rx={10} />
+                  <text x={20} y={-19} text-anchor="middle">{lapLabel(lapOf(pl.score))}</text>
+                </g>
+              ) : null}
             </g>
           );
         })}

@@ -1,5 +1,6 @@
 import { LANGUAGES, LANGUAGE_NAMES, type Lang } from "../i18n";
 import { useI18n } from "../i18n/context";
+import { useMuted } from "../sound";
 import type { ConnStatus } from "../state/reducer";
 
 export function ConnectionPill({ status, attempt }: { status: ConnStatus; attempt: number }) {
@@ -30,6 +31,20 @@ export function LanguageMenu() {
   );
 }
 
+/** The "your turn" chime on or off; the choice is remembered on this device. */
+export function MuteToggle() {
+  const { t } = useI18n();
+  const [muted, setMuted] = useMuted();
+  return (
+    <button type="button" class="mute" aria-pressed={muted ? "true" : "false"} aria-label={t("sound.mute")} title={t(muted ? "sound.off" : "sound.on")} onClick={() => setMuted(!muted)} data-testid="mute">
+      <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
+        <path d="M4 9h4l5-4v14l-5-4H4z" fill="currentColor" />
+        {muted ? <path d="M16 9l5 6M21 9l-5 6" stroke="currentColor" stroke-width="2" stroke-linecap="round" /> : <path d="M16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12" fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round" />}
+      </svg>
+    </button>
+  );
+}
+
 export function TopBar({ children }: { children?: preact.ComponentChildren }) {
   const { t } = useI18n();
   return (
@@ -40,6 +55,7 @@ export function TopBar({ children }: { children?: preact.ComponentChildren }) {
       </a>
       <div class="topbar-right">
         {children}
+        <MuteToggle />
         <LanguageMenu />
       </div>
     </header>

@@ -1,5 +1,14 @@
 /** The HTTP lobby API: create a room, join, spectate, list decks. */
-import type { CreateRoomRequest, DeckCards, DeckList, JoinRoomRequest, SeatTicket } from "../protocol";
+import type { CaptionsRequest, CreateRoomRequest, DeckCards, DeckInfo, DeckList, JoinRoomRequest, RoomState, SeatTicket } from "../protocol";
+
+/** What POST /api/decks answers: the new deck's slug and the files it could not take. */
+export interface ImportReport {
+  name: string;
+  slug: string | null;
+  accepted: number;
+  rejected: { filename: string; reason: string; message: string }[];
+  ok: boolean;
+}
 
 export class ApiProblem extends Error {
   constructor(
@@ -15,8 +24,8 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
   try {
     res = await fetch(path, {
       method,
-      headers: body === undefined ? {} : { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      headers: body === undefined || body instanceof FormData ? {} : { "content-type": "application/json" },
+      body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
     });
   } catch {
     throw new ApiProblem("network", "network");
@@ -35,6 +44,17 @@ export const api = {
     call<SeatTicket>("POST", `/api/rooms/${encodeURIComponent(code)}/join`, req),
   spectate: (code: string) =>
     call<SeatTicket>("POST", `/api/rooms/${encodeURIComponent(code)}/spectate`, {}),
+  room: (code: string) => call<RoomState>("GET", `/api/rooms/${encodeURIComponent(code)}`),
   decks: () => call<DeckList>("GET", "/api/decks"),
-  deckCards: (slug: string) => call<DeckCards>("GET", `/api/decks/${encodeURIComponent(slug)}/cards`),
+  deckCards: (slug: string, lang: string) =>
+    call<DeckCards>("GET", `/api/decks/${encodeURIComponent(slug)}/cards?lang=${encodeURIComponent(lang)}`),
+  captions: (slug: string, req: CaptionsRequest) =>
+    call<DeckInfo>("POST", `/api/decks/${encodeURIComponent(slug)}/captions`, req),
+  importDeck: (file: File, name: string, token: string) => {
+    const form = new FormData();
+    form.set("file", file);
+    form.set("name", name);
+    form.set("token", token);
+    return call<ImportReport>("POST", "/api/decks", form);
+  },
 };

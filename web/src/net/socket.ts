@@ -26,6 +26,9 @@ export type CommandBody = Command extends infer C
     : never
   : never;
 
+/** Sends a command to the room; answers its id. */
+export type Send = (body: CommandBody) => string;
+
 export class RoomSocket {
   private ws: WebSocket | null = null;
   private attempt = 0;

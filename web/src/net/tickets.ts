@@ -20,6 +20,22 @@ export function saveTicket(ticket: SeatTicket): void {
   }
 }
 
+/** Every seat ticket this device keeps, newest room code first. */
+export function savedTickets(): SeatTicket[] {
+  const out: SeatTicket[] = [];
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const k = localStorage.key(i);
+      if (!k?.startsWith("dixit.ticket.")) continue;
+      const ticket = loadTicket(k.slice("dixit.ticket.".length));
+      if (ticket?.code && ticket.token) out.push(ticket);
+    }
+  } catch {
+    /* storage disabled: no seats kept */
+  }
+  return out.sort((a, b) => a.code.localeCompare(b.code));
+}
+
 export function forgetTicket(code: string): void {
   try {
     localStorage.removeItem(key(code));

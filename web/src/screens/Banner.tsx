@@ -3,6 +3,7 @@ import { useI18n } from "../i18n/context";
 import type { T } from "../i18n";
 import type { GameView, RoomState } from "../protocol";
 import { seatName, turn, type Turn } from "../state/reducer";
+import { isMine } from "../state/turnMoment";
 
 export function names(room: RoomState, ids: string[]): string {
   return ids.map((id) => seatName(room, id)).join(", ");
@@ -22,18 +23,22 @@ export function turnText(t: T, tn: Turn, room: RoomState): string {
   }
 }
 
-export function Banner({ view, room }: { view: GameView; room: RoomState }) {
+/** Whose turn it is, the round, the piles and (while cards are chosen) the clue: sticky on top,
+ * so the clue stays in sight while scrolling through the cards. */
+export function Banner({ view, room, clue, teller }: { view: GameView; room: RoomState; clue?: string | null; teller?: string }) {
   const { t } = useI18n();
   const tn = turn(view);
-  const mine = tn.kind === "yourClue" || tn.kind === "claimClue" || tn.kind === "yourSubmit" || tn.kind === "yourVote";
+  const mine = isMine(tn);
   const d = room.deadline;
   return (
-    <div class={`banner${mine ? " banner--mine" : ""}`} role="status" aria-live="polite" data-testid="banner" data-turn={tn.kind}>
+    <div id="banner" tabIndex={-1} class={`banner${mine ? " banner--mine" : ""}`} role="status" aria-live="polite" data-testid="banner" data-turn={tn.kind}>
       <div class="banner-meta">
         <span>{t("game.round", { n: view.round })}</span>
         <span>{t("game.pile", { n: view.pile_count })}</span>
+        {view.rules.reshuffle_discards ? <span data-testid="discard">{t("game.discard", { n: view.discard_count })}</span> : null}
       </div>
       <p class="banner-text">{turnText(t, tn, room)}</p>
+      {clue ? <p class="banner-clue" data-testid="banner-clue"><q>{clue}</q>{teller ? <span> — {teller}</span> : null}</p> : null}
       {d && d.phase === view.phase ? <TimerRing deadline={d.at} total={d.seconds} t={t} /> : null}
     </div>
   );

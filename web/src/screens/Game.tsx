@@ -1,4 +1,4 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { CardRow, type RowCard } from "../components/CardRow";
 import { Players } from "../components/Players";
 import { ScoreTrack } from "../components/ScoreTrack";
@@ -7,11 +7,24 @@ import { useCardAlt } from "../net/cardText";
 import { rabbitHex } from "../components/colors";
 import { useI18n } from "../i18n/context";
 import { isPending, revealedRound, roundPoints, seatName, shownView, type ClientState } from "../state/reducer";
+import { useTurnMoment } from "../state/turnMoment";
 import { Banner, ClueBubble } from "./Banner";
 import { GameOver } from "./GameOver";
 import { HostControls } from "./HostControls";
 import { Reveal, cardAlt } from "./Reveal";
-import type { Send } from "./Room";
+import type { Send } from "../net/socket";
+
+/** The 2021 discard pile shuffled back: how many cards the draw pile gained, for this round. */
+function usePileReshuffle(view: { pile_count: number; round: number }): number | null {
+  const before = useRef<{ pile: number; round: number } | null>(null);
+  const [gained, setGained] = useState<{ n: number; round: number } | null>(null);
+  useEffect(() => {
+    const prev = before.current;
+    if (prev && view.pile_count > prev.pile) setGained({ n: view.pile_count - prev.pile, round: view.round });
+    before.current = { pile: view.pile_count, round: view.round };
+  }, [view.pile_count, view.round]);
+  return gained && gained.round === view.round ? gained.n : null;
+}
 
 export function Game({ state, send }: { state: ClientState; send: Send }) {
   const { t } = useI18n();
@@ -32,8 +45,15 @@ export function Game({ state, send }: { state: ClientState; send: Send }) {
   const alt = useCardAlt([...hand, ...view.table]);
   const pending = isPending(state, "give_clue") || isPending(state, "submit_cards") || isPending(state, "cast_vote");
 
-  function toggle(id: string, allowed: string[]) {
+  /** After a choice made with the keyboard that completes the selection, go to the next control. */
+  function nextControl(complete: boolean) {
+    if (!complete) return;
+    requestAnimationFrame(() => document.querySelector<HTMLElement>(phase === "clue" ? "#clue-input" : ".actionbar .btn-primary")?.focus());
+  }
+
+  function toggle(id: string, allowed: string[], byKeyboard = false) {
     if (!allowed.includes(id)) return;
+    if (byKeyboard) nextControl(selected.includes(id) ? false : Math.min(selected.length + 1, need) === need);
     setSelected((cur) => {
       if (cur.includes(id)) return cur.filter((c) => c !== id);
       const next = [...cur, id];
@@ -60,6 +80,10 @@ export function Game({ state, send }: { state: ClientState; send: Send }) {
   const voting = legal.vote.length > 0;
   const [dismissed, setDismissed] = useState(0);
   const reveal = revealedRound(view, dismissed);
+  // The reveal is its own beat: nothing of the next turn is asked until it is closed.
+  const revealing = reveal !== null && phase !== "over";
+  useTurnMoment(view, revealing, t);
+  const pile = usePileReshuffle(view);
   const teller = view.storyteller ? seatName(room, view.storyteller) : "";
   const trackPlayers = view.players.map((id) => ({ id, name: seatName(room, id), color: rabbitHex(room.seats.find((s) => s.id === id)?.colour), score: view.scores[id] ?? 0 }));
   const gained = reveal ? new Map([...roundPoints(reveal)].map(([p, e]) => [p, e.total])) : undefined;
@@ -69,10 +93,15 @@ export function Game({ state, send }: { state: ClientState; send: Send }) {
     if (phase === "clue" && selected[0] && clue.trim()) send({ type: "give_clue", card: selected[0], clue: clue.trim() });
     else if (phase === "submit" && selected.length === need) send({ type: "submit_cards", cards: selected as [string, ...string[]] });
     else if (phase === "vote" && selected[0]) send({ type: "cast_vote", card: selected[0] });
+    else return;
+    // The button goes away with the turn: keep the keyboard where the news is (not on <body>).
+    requestAnimationFrame(() => document.getElementById("banner")?.focus());
   }
 
   let action: preact.ComponentChildren = null;
-  if (phase === "clue" && legal.give_clue.length > 0) {
+  if (revealing) {
+    action = null;
+  } else if (phase === "clue" && legal.give_clue.length > 0) {
     action = (
       <form class="actionbar actionbar--clue" onSubmit={(e) => { e.preventDefault(); act(); }}>
         <label class="sr-only" for="clue-input">{t("game.clueLabel")}</label>
@@ -106,22 +135,23 @@ export function Game({ state, send }: { state: ClientState; send: Send }) {
   const votedNote = phase === "vote" && view.my_vote !== null;
 
   return (
-    <main class={`game phase-${phase}`} data-testid="game" data-phase={phase} data-round={view.round}>
-      <Banner view={view} room={room} />
+    <main class={`game phase-${phase}${action ? " has-action" : ""}`} data-testid="game" data-phase={phase} data-round={view.round}>
+      <Banner view={view} room={room} clue={phase === "submit" || phase === "vote" ? view.clue : null} teller={teller} />
       <div class="game-grid">
         <div class="game-main">
           {phase === "over" ? <GameOver view={view} room={room} isHost={Boolean(state.you?.is_host)} send={send} /> : null}
           {reveal ? <Reveal result={reveal} room={room} onZoom={(cards, index) => setZoom({ cards, index })} onClose={phase === "over" ? undefined : () => setDismissed(reveal.round)} /> : null}
+          {pile ? <p class="note note--pile" role="status" data-testid="reshuffled">{t("game.reshuffled", { n: pile })}</p> : null}
           {view.clue && phase !== "over" && phase !== "clue" ? <ClueBubble clue={view.clue} teller={teller} /> : null}
           {phase === "submit" ? (
-            <div class="facedown" aria-label={t("game.cardsIn", { n: view.acted.length + 1 })}>
+            <div class="facedown" role="img" aria-label={t("game.cardsIn", { n: view.acted.length + 1 })}>
               {Array.from({ length: view.acted.length + 1 }, (_, i) => <span key={i} class="card-back" />)}
             </div>
           ) : null}
           {view.table.length > 0 && phase === "vote" ? (
             <section class="table-area">
               <h2 class="section-title">{t("game.table")}</h2>
-              <CardRow cards={tableCards} label={t("game.table")} kind="table" onSelect={voting ? (id) => toggle(id, legal.vote) : undefined} onZoom={(i) => setZoom({ cards: tableCards, index: i, select: voting ? (id) => toggle(id, legal.vote) : undefined })} t={t} />
+              <CardRow cards={tableCards} label={t("game.table")} kind="table" onSelect={voting ? (id, kb) => toggle(id, legal.vote, kb) : undefined} onZoom={(i) => setZoom({ cards: tableCards, index: i, select: voting ? (id) => toggle(id, legal.vote) : undefined })} t={t} />
             </section>
           ) : null}
           {submittedNote ? <p class="note" data-testid="submitted">{t("game.submitted")}</p> : null}
@@ -129,14 +159,14 @@ export function Game({ state, send }: { state: ClientState; send: Send }) {
           {phase !== "over" && hand.length > 0 ? (
             <section class="hand-area">
               <h2 class="section-title">{t("game.yourHand")}</h2>
-              <CardRow cards={handCards} label={t("game.yourHand")} kind="hand" onSelect={handSelectable ? (id) => toggle(id, choosableHand) : undefined} onZoom={(i) => setZoom({ cards: handCards, index: i, select: handSelectable ? (id) => toggle(id, choosableHand) : undefined })} t={t} />
+              <CardRow cards={handCards} label={t("game.yourHand")} kind="hand" onSelect={handSelectable ? (id, kb) => toggle(id, choosableHand, kb) : undefined} onZoom={(i) => setZoom({ cards: handCards, index: i, select: handSelectable ? (id) => toggle(id, choosableHand) : undefined })} t={t} />
             </section>
           ) : null}
           {action}
         </div>
         <aside class="game-side">
           <Players view={view} room={room} gained={gained} />
-          <ScoreTrack players={trackPlayers} label={t("game.scores")} target={view.rules.end_at_score} />
+          <ScoreTrack players={trackPlayers} label={t("game.scores")} target={view.rules.end_at_score} lapLabel={(n) => t("track.lap", { n })} scoreLabel={(name, n, lap) => t(lap > 1 ? "track.scoreLap" : "track.score", { name, n, lap })} />
           {state.you?.is_host && phase !== "over" ? <HostControls view={view} room={room} send={send} /> : null}
         </aside>
       </div>

@@ -1,11 +1,22 @@
-import { navigate } from "../App";
+import { navigate } from "../routes";
 import { RabbitIcon } from "../components/Rabbit";
 import { rabbitHex } from "../components/colors";
 import { useI18n } from "../i18n/context";
+import type { T } from "../i18n";
 import type { GameView, RoomState } from "../protocol";
 import { seatName } from "../state/reducer";
 import { names } from "./Banner";
-import type { Send } from "./Room";
+import type { Send } from "../net/socket";
+
+/** Why the game ended, in the player's words. */
+export function endReason(t: T, view: GameView): string {
+  switch (view.end_reason) {
+    case "deck_exhausted": return t("over.why.deck");
+    case "score_reached": return t("over.why.score", { n: view.rules.end_at_score ?? 30 });
+    case "round_limit": return t("over.why.rounds", { n: view.rules.max_rounds ?? view.round });
+    default: return t("over.ended");
+  }
+}
 
 /** The end: winners, final ranking, rematch (host) or a new room. */
 export function GameOver({ view, room, isHost, send }: { view: GameView; room: RoomState; isHost: boolean; send: Send }) {
@@ -18,9 +29,7 @@ export function GameOver({ view, room, isHost, send }: { view: GameView; room: R
       {view.winners.length > 0 ? (
         <p class="winners" data-testid="winners">🏆 {view.winners.length > 1 ? t("over.winners", { names: winners }) : t("over.winner", { names: winners })}</p>
       ) : null}
-      {view.winners.length === 0 || view.end_reason === "ended_by_host" ? (
-        <p class="end-reason" data-testid="end-reason">{t("over.ended")}</p>
-      ) : null}
+      <p class="end-reason" data-testid="end-reason" data-reason={view.end_reason ?? "ended_by_host"}>{endReason(t, view)}</p>
       <ol class="ranking">
         {ranking.map((p) => (
           <li key={p}>

@@ -1,34 +1,53 @@
 import { useEffect, useState } from "preact/hooks";
-import { navigate } from "../App";
+import { navigate } from "../routes";
+import { DeckPicker } from "../components/DeckPicker";
 import { RabbitIcon } from "../components/Rabbit";
 import { TopBar } from "../components/TopBar";
 import { useI18n } from "../i18n/context";
+import { errorText } from "../i18n/errors";
+import { rememberName, rememberedName } from "../net/profile";
 import { api, ApiProblem } from "../net/api";
-import { saveTicket } from "../net/tickets";
+import { savedTickets, saveTicket } from "../net/tickets";
 import type { DeckInfo, RoomSettings } from "../protocol";
-
-const NAME_KEY = "dixit.name";
-
-export function rememberedName(): string {
-  try { return localStorage.getItem(NAME_KEY) ?? ""; } catch { return ""; }
-}
-export function rememberName(name: string): void {
-  try { localStorage.setItem(NAME_KEY, name); } catch { /* ignore */ }
-}
 
 function num(v: string): number | null {
   const n = parseInt(v, 10);
   return Number.isFinite(n) && n > 0 ? n : null;
 }
 
-export function errorText(t: (k: string, p?: Record<string, string | number>) => string, code: string): string {
-  const key = `error.${code}`;
-  const text = t(key);
-  return text.startsWith("⟦") ? t("error.generic", { code }) : text;
+/** Seats this device holds in rooms still open: "back to your game". */
+function ReturnToGames() {
+  const { t } = useI18n();
+  type Open = { code: string; status: string };
+  const [open, setOpen] = useState<Open[]>([]);
+  useEffect(() => {
+    let live = true;
+    Promise.all(
+      savedTickets().map((ticket) =>
+        api.room(ticket.code).then((room): Open | null => (room.status === "over" ? null : { code: room.code, status: room.status }), () => null),
+      ),
+    ).then((rooms) => { if (live) setOpen(rooms.filter((r): r is Open => r !== null)); });
+    return () => { live = false; };
+  }, []);
+  if (open.length === 0) return null;
+  return (
+    <nav class="panel return" aria-label={t("home.return")} data-testid="return">
+      {open.map((r) => (
+        <a key={r.code} class="btn btn-primary" href={`/r/${r.code}`} onClick={(e) => { e.preventDefault(); navigate(`/r/${r.code}`); }} data-testid="return-room">
+          {t(r.status === "lobby" ? "home.returnLobby" : "home.returnGame", { code: r.code })}
+        </a>
+      ))}
+    </nav>
+  );
+}
+
+/** Computer players a new room may hold: the edition's seats less the creator's. */
+export function maxBots(edition: "classic" | "2021", maxPlayers: number | null): number {
+  return (maxPlayers ?? (edition === "classic" ? 6 : 8)) - 1;
 }
 
 export function Home() {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const [name, setName] = useState(rememberedName());
   const [code, setCode] = useState("");
   const [edition, setEdition] = useState<"classic" | "2021">("classic");
@@ -49,6 +68,9 @@ export function Home() {
 
   useEffect(() => { api.decks().then((d) => setDecks(d.decks)).catch(() => setDecks([])); }, []);
 
+  const botCap = maxBots(edition, num(maxPlayers));
+  useEffect(() => { if (bots > botCap) setBots(botCap); }, [botCap]);
+
   const settings = (): RoomSettings => ({
     edition,
     lone_finder_bonus: lone === "default" ? null : lone === "on",
@@ -57,9 +79,11 @@ export function Home() {
     max_players: num(maxPlayers),
     timers: { clue: num(timerClue), submit: num(timerSubmit), vote: num(timerVote) },
     decks: chosenDecks,
-    bots,
+    bots: Math.min(bots, botCap),
     first_storyteller: first,
     clue_max_length: num(clueMax),
+    // Computer players tell their clues in the language of whoever opens the room.
+    language: lang,
   });
 
   async function go(action: "create" | "join") {
@@ -96,6 +120,7 @@ export function Home() {
           <h1>{t("app.title")}</h1>
           <p>{t("app.tagline")}</p>
         </section>
+        <ReturnToGames />
         {error ? <p class="alert" role="alert" data-testid="error">{error}</p> : null}
         <label class="field">
           <span>{t("home.name")}</span>
@@ -123,8 +148,10 @@ export function Home() {
             </fieldset>
             <label class="field field--inline">
               <span>{t("rules.bots")}</span>
-              <input type="number" min={0} max={7} value={bots} onInput={(e) => setBots(Math.max(0, Math.min(7, parseInt(e.currentTarget.value, 10) || 0)))} data-testid="bots" />
+              <input type="number" min={0} max={botCap} value={bots} onInput={(e) => setBots(Math.max(0, Math.min(botCap, parseInt(e.currentTarget.value, 10) || 0)))} aria-describedby="bots-limit" data-testid="bots" />
             </label>
+            <p class="hint" id="bots-limit" data-testid="bots-limit">{t("home.botsLimit", { n: botCap })}</p>
+            {decks.length > 0 ? <DeckPicker decks={decks} chosen={chosenDecks} onChange={setChosenDecks} /> : null}
             <details class="more">
               <summary>{t("rules.more")}</summary>
               <label class="field field--inline">
@@ -165,17 +192,6 @@ export function Home() {
                 <label class="field field--inline"><span>{t("rules.timer.submit")}</span><input type="number" min={5} max={3600} value={timerSubmit} placeholder={t("rules.off")} onInput={(e) => setTimerSubmit(e.currentTarget.value)} /></label>
                 <label class="field field--inline"><span>{t("rules.timer.vote")}</span><input type="number" min={5} max={3600} value={timerVote} placeholder={t("rules.off")} onInput={(e) => setTimerVote(e.currentTarget.value)} /></label>
               </fieldset>
-              {decks.length > 0 ? (
-                <fieldset class="decks">
-                  <legend>{t("rules.decks")}</legend>
-                  {decks.map((d) => (
-                    <label key={d.slug} class="check">
-                      <input type="checkbox" checked={chosenDecks.includes(d.slug)} onChange={(e) => setChosenDecks(e.currentTarget.checked ? [...chosenDecks, d.slug] : chosenDecks.filter((s) => s !== d.slug))} />
-                      <span>{d.name} ({d.card_count})</span>
-                    </label>
-                  ))}
-                </fieldset>
-              ) : null}
             </details>
             <button type="submit" class="btn btn-primary btn-big" disabled={busy} data-testid="create">{t("home.createButton")}</button>
           </form>

@@ -1,34 +1,71 @@
-import { useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { CaptionEditor, DeckUpload } from "../components/Captions";
+import { chosenOrDefault, DeckPicker, undescribed } from "../components/DeckPicker";
+import { LevelSelect, type BotLevel } from "../components/LevelSelect";
 import { QrCode } from "../components/QrCode";
 import { RabbitIcon } from "../components/Rabbit";
 import { RABBIT_HEX, rabbitHex } from "../components/colors";
 import { useI18n } from "../i18n/context";
+import { api } from "../net/api";
+import type { Send } from "../net/socket";
+import { loadTicket } from "../net/tickets";
+import { LANGUAGES, LANGUAGE_NAMES, type Lang } from "../i18n";
+import type { DeckInfo } from "../protocol";
 import type { ClientState } from "../state/reducer";
 import { isPending } from "../state/reducer";
-import type { Send } from "./Room";
+import { RulesSummary } from "./RulesSummary";
 
 export function joinUrl(code: string): string {
   return `${location.origin}/r/${code}`;
 }
 
+
+/** Copy the link; where the clipboard is not allowed (plain http on a LAN), select it instead. */
+async function copyLink(input: HTMLInputElement | null, url: string): Promise<"copied" | "selected"> {
+  try {
+    if (!navigator.clipboard) throw new Error("no clipboard");
+    await navigator.clipboard.writeText(url);
+    return "copied";
+  } catch {
+    input?.focus();
+    input?.select();
+    return "selected";
+  }
+}
+
 export function Lobby({ state, send }: { state: ClientState; send: Send }) {
   const { t } = useI18n();
-  const [copied, setCopied] = useState(false);
+  const [copied, setCopied] = useState<"copied" | "selected" | null>(null);
+  const [decks, setDecks] = useState<DeckInfo[]>([]);
+  const [level, setLevel] = useState<BotLevel>("medium");
+  const [describing, setDescribing] = useState<string | null>(null);
+  const linkRef = useRef<HTMLInputElement>(null);
   const room = state.room!;
   const you = state.you;
   const isHost = Boolean(you?.is_host);
   const url = joinUrl(room.code);
   const s = room.settings;
+  const token = isHost ? loadTicket(room.code)?.token ?? null : null;
+  const chosen = chosenOrDefault(s.decks ?? [], decks);
+  const hasBots = room.seats.some((x) => x.is_bot);
+
+  const refreshDecks = () => api.decks().then((d) => setDecks(d.decks), () => undefined);
+  useEffect(() => { void refreshDecks(); }, []);
 
   async function copy() {
-    try {
-      await navigator.clipboard.writeText(url);
-      setCopied(true);
-      setTimeout(() => setCopied(false), 2000);
-    } catch {
-      /* no clipboard: the link is shown and selectable */
-    }
+    const how = await copyLink(linkRef.current, url);
+    setCopied(how);
+    setTimeout(() => setCopied(null), 4000);
   }
+  const chooseDecks = (slugs: string[]) => send({ type: "update_settings", settings: { ...s, decks: slugs } });
+  const addBot = () => send({ type: "add_bot", level });
+  const setBotLevel = (seat: string, l: BotLevel) => send({ type: "set_bot_level", player: seat, level: l });
+  const setLanguage = (language: Lang) => send({ type: "update_settings", settings: { ...s, language } });
+  const importable = decks.filter((d) => d.kind === "imported" && chosen.includes(d.slug));
+  // The room says when computer players can read nothing at all; the deck list says how many
+  // chosen cards have no description (an imported deck beside a described one).
+  const blind = undescribed(chosen, decks);
+  const canRead = room.bots_can_read && blind === 0;
 
   return (
     <main class="lobby" data-testid="lobby">
@@ -38,30 +75,36 @@ export function Lobby({ state, send }: { state: ClientState; send: Send }) {
         <div class="share">
           <QrCode text={url} label={t("lobby.qr")} />
           <div class="share-link">
-            <input readOnly value={url} aria-label={t("lobby.share")} onFocus={(e) => e.currentTarget.select()} data-testid="share-url" />
-            <button type="button" class="btn" onClick={copy}>{copied ? t("lobby.copied") : t("lobby.copy")}</button>
-            <p class="muted">{t("lobby.qr")}</p>
+            <input ref={linkRef} readOnly value={url} aria-label={t("lobby.share")} onFocus={(e) => e.currentTarget.select()} data-testid="share-url" />
+            <button type="button" class="btn" onClick={copy} data-testid="copy">{copied === "copied" ? t("lobby.copied") : t("lobby.copy")}</button>
+            <p class="muted" role="status" data-testid="copy-status">{copied === "selected" ? t("lobby.selected") : t("lobby.qr")}</p>
           </div>
         </div>
       </section>
       <section class="panel lobby-seats">
         <h2>{t("lobby.players", { n: room.seats.length })}</h2>
         <ul class="seats" data-testid="seats">
-          {room.seats.map((seat) => (
-            <li key={seat.id} class={`seat${seat.connected || seat.is_bot ? "" : " is-offline"}`} data-testid="seat">
-              <RabbitIcon color={rabbitHex(seat.colour)} size={34} />
-              <span class="seat-name" data-testid="seat-name">{seat.name}</span>
-              <span class="badges">
-                {seat.is_host ? <span class="badge badge--host">{t("lobby.host")}</span> : null}
-                {you?.seat === seat.id ? <span class="badge badge--you">{t("lobby.you")}</span> : null}
-                {seat.is_bot ? <span class="badge">{t("lobby.bot")}</span> : null}
-                {!seat.connected && !seat.is_bot ? <span class="badge badge--off">{t("lobby.offline")}</span> : null}
-              </span>
-              {isHost && seat.id !== you?.seat ? (
-                <button type="button" class="btn btn-ghost btn-small" onClick={() => send({ type: "kick", seat: seat.id })} aria-label={t("lobby.removeBot", { name: seat.name })} data-testid="kick">✕</button>
-              ) : null}
-            </li>
-          ))}
+          {room.seats.map((seat) => {
+            const seatLevel = seat.bot_level;
+            return (
+              <li key={seat.id} class={`seat${seat.connected || seat.is_bot ? "" : " is-offline"}`} data-testid="seat">
+                <RabbitIcon color={rabbitHex(seat.colour)} size={34} />
+                <span class="seat-name" data-testid="seat-name">{seat.name}</span>
+                <span class="badges">
+                  {seat.is_host ? <span class="badge badge--host">{t("lobby.host")}</span> : null}
+                  {you?.seat === seat.id ? <span class="badge badge--you">{t("lobby.you")}</span> : null}
+                  {seat.is_bot && !(isHost && seatLevel) ? <span class="badge" data-testid="bot-badge">{seatLevel ? t("bot.badge", { level: t(`bot.level.${seatLevel}`) }) : t("lobby.bot")}</span> : null}
+                  {!seat.connected && !seat.is_bot ? <span class="badge badge--off">{t("lobby.offline")}</span> : null}
+                </span>
+                {isHost && seat.is_bot && seatLevel ? (
+                  <LevelSelect value={seatLevel} onChange={(l) => setBotLevel(seat.id, l)} label={t("bot.levelOf", { name: seat.name })} testid="seat-level" />
+                ) : null}
+                {isHost && seat.id !== you?.seat ? (
+                  <button type="button" class="btn btn-ghost btn-small" onClick={() => send({ type: "kick", seat: seat.id })} aria-label={t("lobby.removeBot", { name: seat.name })} data-testid="kick">✕</button>
+                ) : null}
+              </li>
+            );
+          })}
         </ul>
         {you?.seat ? (
           <fieldset class="colours" data-testid="colours">
@@ -77,20 +120,49 @@ export function Lobby({ state, send }: { state: ClientState; send: Send }) {
             })}
           </fieldset>
         ) : null}
-        <p class="settings-line">
-          <span>{t(`rules.edition.${s.edition ?? "classic"}`)}</span>
-          {s.max_rounds ? <span> · {t("rules.maxRounds")}: {s.max_rounds}</span> : null}
-          {s.end_at_score ? <span> · {t("rules.endAtScore")}: {s.end_at_score}</span> : null}
-        </p>
+        <RulesSummary settings={s} players={room.seats.length} />
+        {isHost ? (
+          <label class="field field--inline room-language">
+            <span>{t("lobby.language")}</span>
+            <select value={s.language ?? "en"} onChange={(e) => setLanguage(e.currentTarget.value as Lang)} data-testid="room-language">
+              {LANGUAGES.map((l) => <option key={l} value={l}>{LANGUAGE_NAMES[l]}</option>)}
+            </select>
+          </label>
+        ) : null}
+        {!canRead && (hasBots || isHost) ? (
+          <p class="alert alert--soft" role="note" data-testid="bots-blind">
+            {room.bots_can_read ? t("lobby.botsBlind", { n: blind }) : t("lobby.botsBlindAll")}
+          </p>
+        ) : null}
         {isHost ? (
           <div class="host-actions">
-            <button type="button" class="btn" onClick={() => send({ type: "add_bot" })} data-testid="add-bot">+ {t("lobby.addBot")}</button>
+            <div class="add-bot">
+              <button type="button" class="btn" onClick={addBot} data-testid="add-bot">+ {t("lobby.addBot")}</button>
+              <LevelSelect value={level} onChange={setLevel} label={t("bot.levelNew")} testid="add-bot-level" />
+            </div>
             <button type="button" class="btn btn-primary btn-big" onClick={() => send({ type: "start_game" })} disabled={isPending(state, "start_game")} data-testid="start">{t("lobby.start")}</button>
           </div>
         ) : (
           <p class="waiting" data-testid="waiting-host">{you?.role === "spectator" ? t("turn.spectating") : t("lobby.waitingHost")}</p>
         )}
       </section>
+      {decks.length > 0 ? (
+        <section class="panel lobby-decks">
+          <DeckPicker decks={decks} chosen={s.decks ?? []} onChange={isHost ? chooseDecks : undefined} />
+          {isHost && token ? (
+            <details class="more" data-testid="own-pictures">
+              <summary>{t("upload.title")}</summary>
+              <DeckUpload token={token} onImported={(slug) => { void refreshDecks(); chooseDecks([...chosen, slug].slice(-8)); setDescribing(slug); }} />
+              {importable.map((d) => (
+                <button key={d.slug} type="button" class="btn btn-small" onClick={() => setDescribing(describing === d.slug ? null : d.slug)} aria-expanded={describing === d.slug ? "true" : "false"} data-testid="describe">
+                  {t("captions.open", { name: d.name })}
+                </button>
+              ))}
+              {describing ? <CaptionEditor key={describing} slug={describing} token={token} onSaved={() => void refreshDecks()} /> : null}
+            </details>
+          ) : null}
+        </section>
+      ) : null}
     </main>
   );
 }

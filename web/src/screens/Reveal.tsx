@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "preact/hooks";
 import { CardRow, type RowCard } from "../components/CardRow";
 import { RabbitIcon } from "../components/Rabbit";
 import { rabbitHex } from "../components/colors";
@@ -12,8 +13,21 @@ export function cardAlt(t: T, index: number): string {
   return t("game.cardAlt", { n: index + 1 });
 }
 
+/** How long the reveal stays before the game moves on by itself. */
+export const REVEAL_MS = 30_000;
+
 export function Reveal({ result, room, onZoom, onClose }: { result: RoundResult; room: RoomState; onZoom: (cards: RowCard[], i: number) => void; onClose?: () => void }) {
   const { t } = useI18n();
+  const close = useRef(onClose);
+  close.current = onClose;
+  const closeRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!onClose) return undefined;
+    const id = setTimeout(() => close.current?.(), REVEAL_MS);
+    const lost = document.activeElement === document.body || document.activeElement?.id === "banner";
+    if (lost) closeRef.current?.focus({ preventScroll: true });
+    return () => clearTimeout(id);
+  }, [result.round, Boolean(onClose)]);
   const alt = useCardAlt(result.table);
   const points = roundPoints(result);
   const owner = new Map(result.owners.map((o) => [o.card, o.player]));
@@ -30,7 +44,8 @@ export function Reveal({ result, room, onZoom, onClose }: { result: RoundResult;
       extra: (
         <div class="reveal-info">
           {!teller ? <span class="reveal-owner">{t("reveal.owner", { name: seatName(room, who) })}</span> : null}
-          <span class="voters" aria-label={voters.length ? t("reveal.votedBy", { names: names(room, voters) }) : t("reveal.noVotes")}>
+          <span class="sr-only">{voters.length ? t("reveal.votedBy", { names: names(room, voters) }) : t("reveal.noVotes")}</span>
+          <span class="voters" aria-hidden="true">
             {voters.map((v) => (
               <span class="voter" key={v}><RabbitIcon color={rabbitHex(room.seats.find((s) => s.id === v)?.colour)} size={18} />{seatName(room, v)}</span>
             ))}
@@ -55,13 +70,18 @@ export function Reveal({ result, room, onZoom, onClose }: { result: RoundResult;
               <strong>{seatName(room, p)}</strong>
               <span class="points-total">+{entry?.total ?? 0}</span>
               <span class="points-why">
-                {entry ? entry.reasons.map((r) => `${r.points} · ${reasonText(t, r.reason)}`).join("; ") : t("reason.none")}
+                {entry ? entry.reasons.map((r) => `${r.points} · ${reasonText(t, r.reason, r.points)}`).join("; ") : t("reason.none")}
               </span>
             </li>
           );
         })}
       </ul>
-      {onClose ? <button class="btn btn-primary reveal-close" onClick={onClose} data-testid="reveal-close">{t("reveal.continue")}</button> : null}
+      {onClose ? (
+        <div class="reveal-next">
+          <span class="reveal-clock" aria-hidden="true" style={{ animationDuration: `${REVEAL_MS}ms` }} />
+          <button class="btn btn-primary reveal-close" ref={closeRef} onClick={onClose} data-testid="reveal-close">{t("reveal.continue")}</button>
+        </div>
+      ) : null}
     </section>
   );
 }
@@ -73,7 +93,9 @@ function seatOrder(room: RoomState, result: RoundResult): string[] {
   return [...seated, ...[...inRound].filter((id) => !seated.includes(id))];
 }
 
-export function reasonText(t: T, reason: string): string {
+export function reasonText(t: T, reason: string, points?: number): string {
+  // Four points for finding (or being found by) the only finder: the lone-finder bonus.
+  if (points === 4 && (reason === "found_storyteller" || reason === "storyteller_found_by_some")) return t("reason.loneFinder");
   const text = t(`reason.${reason}`);
   return text.startsWith("⟦") ? reason : text;
 }

@@ -1,18 +1,18 @@
 import { useEffect, useReducer, useRef, useState } from "preact/hooks";
-import { navigate } from "../App";
+import { navigate } from "../routes";
 import { ConnectionPill, TopBar } from "../components/TopBar";
 import { useI18n } from "../i18n/context";
+import { errorText } from "../i18n/errors";
+import { rememberName, rememberedName } from "../net/profile";
 import { api, ApiProblem } from "../net/api";
-import { RoomSocket, type CommandBody } from "../net/socket";
+import { RoomSocket, type Send } from "../net/socket";
 import { forgetTicket, loadTicket, saveTicket } from "../net/tickets";
 import type { SeatTicket } from "../protocol";
 import { initialState, lastVersion, reduce, seatName, type ClientState } from "../state/reducer";
 import { Game } from "./Game";
-import { errorText, rememberName, rememberedName } from "./Home";
 import { Lobby } from "./Lobby";
+import { NotFoundBody } from "./NotFound";
 import { Tv } from "./Tv";
-
-export type Send = (body: CommandBody) => string;
 
 /** The latest notice (e.g. the timer played for someone), shown for a few seconds. */
 function NoticeToast({ state }: { state: ClientState }) {
@@ -25,7 +25,8 @@ function NoticeToast({ state }: { state: ClientState }) {
     return () => clearTimeout(id);
   }, [notice]);
   if (!notice || hidden === notice) return null;
-  const text = t(`notice.${notice.code}`, { name: seatName(state.room, notice.seat) });
+  const self = notice.seat !== null && notice.seat === state.you?.seat;
+  const text = t(self ? `notice.you.${notice.code}` : `notice.${notice.code}`, { name: seatName(state.room, notice.seat) });
   return <div class="notice" role="status" data-testid="notice">{text.startsWith("⟦") ? notice.message : text}</div>;
 }
 
@@ -34,6 +35,12 @@ function JoinForm({ code, onTicket }: { code: string; onTicket: (t: SeatTicket) 
   const [name, setName] = useState(rememberedName());
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [missing, setMissing] = useState(false);
+  // Say at once when the link names no room, before anyone types a name.
+  useEffect(() => {
+    api.room(code).catch((e) => { if (e instanceof ApiProblem && e.code === "room/not_found") setMissing(true); });
+  }, [code]);
+  if (missing) return <NotFoundBody code={code} />;
   async function join(e: Event) {
     e.preventDefault();
     const trimmed = name.trim();

@@ -10,6 +10,7 @@ import { useCardAlt } from "../net/cardText";
 import type { ClientState } from "../state/reducer";
 import { revealedRound, roundPoints, seatName, shownView } from "../state/reducer";
 import { Banner, ClueBubble, names } from "./Banner";
+import { endReason } from "./GameOver";
 import { Reveal } from "./Reveal";
 import { joinUrl } from "./Lobby";
 
@@ -32,18 +33,19 @@ export function Tv({ state }: { state: ClientState }) {
           {view.phase === "over" ? (
             <section class="panel over" data-testid="game-over">
               <h2>{t("over.title")}</h2>
-              <p class="winners">{view.winners.length > 0 ? `🏆 ${t(view.winners.length > 1 ? "over.winners" : "over.winner", { names: names(room, view.winners) })}` : t("over.ended")}</p>
+              {view.winners.length > 0 ? <p class="winners">🏆 {t(view.winners.length > 1 ? "over.winners" : "over.winner", { names: names(room, view.winners) })}</p> : null}
+              <p class="end-reason" data-testid="end-reason">{endReason(t, view)}</p>
             </section>
           ) : null}
           {reveal ? <Reveal result={reveal} room={room} onZoom={(cards, index) => setZoom({ cards, index })} /> : null}
           {view.clue && view.phase !== "clue" && view.phase !== "over" ? <ClueBubble clue={view.clue} teller={seatName(room, view.storyteller)} /> : null}
           {view.phase === "submit" ? (
-            <div class="facedown">{Array.from({ length: view.acted.length + 1 }, (_, i) => <span key={i} class="card-back" />)}</div>
+            <div class="facedown" role="img" aria-label={t("game.cardsIn", { n: view.acted.length + 1 })}>{Array.from({ length: view.acted.length + 1 }, (_, i) => <span key={i} class="card-back" />)}</div>
           ) : null}
           {view.phase === "vote" ? <CardRow cards={tableCards} label={t("game.table")} kind="table" onZoom={(i) => setZoom({ cards: tableCards, index: i })} t={t} /> : null}
         </div>
         <aside class="tv-side">
-          <ScoreTrack players={trackPlayers} label={t("game.scores")} target={view.rules.end_at_score} />
+          <ScoreTrack players={trackPlayers} label={t("game.scores")} target={view.rules.end_at_score} lapLabel={(n) => t("track.lap", { n })} scoreLabel={(name, n, lap) => t(lap > 1 ? "track.scoreLap" : "track.score", { name, n, lap })} />
           <Players view={view} room={room} gained={gained} />
           <div class="tv-join">
             <QrCode text={joinUrl(room.code)} label={t("lobby.qr")} />

@@ -87,8 +87,17 @@ function onServer(state: ClientState, msg: ServerMessage): ClientState {
   switch (msg.type) {
     case "welcome": {
       const view = msg.game ? takeView(state.view, msg.game.view, msg.game.reset) : null;
+      // Back after the computer played our seat: say so here too (the room's notice went out
+      // to the others before this socket joined).
+      const mine = (room: RoomState | null) => room?.seats.find((s) => s.id === msg.you.seat);
+      const was = mine(state.room);
+      const back = was?.autoplay === true && mine(msg.room)?.autoplay === false;
+      const notices: Notice[] = back
+        ? [...state.notices.slice(-2), { type: "notice", v: 1, code: "seat/reclaimed", message: "", seat: msg.you.seat }]
+        : state.notices;
       return {
         ...state,
+        notices,
         you: msg.you,
         room: msg.room,
         view: msg.room.status === "lobby" ? null : view ?? state.view,

@@ -1,0 +1,309 @@
+"""Computer players: listener accuracy, storyteller tables, arena, latency, memory.
+
+Sections (``--only`` picks some; default all):
+
+- ``accuracy``: each clue of an evaluation file (``{"plate", "lang", "clue", "kind"}`` per line)
+  is put to every level on ``--lineups`` 6-card lineups (the clue's card and 5 others of its
+  deck, seeded); accuracy = the share of votes on the clue's card (chance 1/6). Per level and
+  language, and per kind for strong.
+- ``tell``: games of strong bots only (4, 5 and 6 players, every language): storyteller success
+  (some but not all found) and listener accuracy.
+- ``arena``: mixed tables of strong, medium, easy and random (seats rotated): win rate with 95 %
+  intervals.
+- ``latency``: decision time per level and skill (clue, submit, vote) on one core, p50/p95.
+- ``memory``: the resident size of a process holding every built-in deck's book, and the
+  installed size of ``dixit.bots``.
+
+Cards come from the built-in decks (storybook-1/2 map evaluation plates through
+``source.plate``) or, with ``--meta DIR``, straight from per-plate metadata files (ids
+``plate-NNN``). Run: ``.venv/bin/python bench/bots.py --clues bench/data/dev_clues.jsonl``
+(``--json`` for one JSON object); latency on one core: prefix ``taskset -c 0``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import resource
+import statistics
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from dixit.bots import LANGS, LEVELS, CardBook, make_bot
+from dixit.bots.arena import Tally, bot_rng, play_game
+from dixit.decks.library import builtin_root
+from dixit.engine import (
+    GiveClue,
+    Phase,
+    StartGame,
+    SubmitCards,
+    execute,
+    player_view,
+    rules_for,
+    waiting_for,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+LINEUP = 6
+
+
+def load_decks(meta: Path | None, curation: Path | None = None) -> dict[str, list[dict[str, Any]]]:
+    """Deck name -> card dicts: every built-in deck, or the metadata folder (split into the
+    decks of a curation file ``{"cards": [{"plate", "deck"}]}`` when given)."""
+    if meta is not None:
+        cards = []
+        for path in sorted(meta.glob("*.json")):
+            try:
+                data = json.loads(path.read_text("utf-8"))
+            except (OSError, json.JSONDecodeError):
+                continue  # a file still being written
+            if data.get("verdict") == "keep" and isinstance(data.get("text"), dict):
+                plate = int(data["plate"])
+                cards.append({"id": f"plate-{plate:03}", "text": data["text"],
+                              "source": {"plate": plate}})  # fmt: skip
+        if curation is None:
+            return {"meta": cards}
+        deck_of = {c["plate"]: c["deck"] for c in json.loads(curation.read_text("utf-8"))["cards"]}
+        split: dict[str, list[dict[str, Any]]] = {}
+        for card in cards:
+            slug = deck_of.get(card["source"]["plate"])
+            if slug is not None:
+                split.setdefault(slug, []).append(card)
+        return dict(sorted(split.items()))
+    decks = {}
+    for path in sorted(builtin_root().glob("*/deck.json")):
+        deck = json.loads(path.read_text("utf-8"))
+        decks[deck["slug"]] = deck["cards"]
+    return decks
+
+
+def plate_index(decks: Mapping[str, list[dict[str, Any]]]) -> dict[int, tuple[str, str]]:
+    """Plate number -> (deck, card id) for illustrated cards."""
+    out = {}
+    for slug, cards in decks.items():
+        for card in cards:
+            source = card.get("source")
+            if isinstance(source, dict) and "plate" in source:
+                out[int(source["plate"])] = (slug, card["id"])
+    return out
+
+
+def read_clues(paths: Iterable[Path]) -> list[dict[str, Any]]:
+    rows = []
+    for path in paths:
+        for line in path.read_text("utf-8").splitlines():
+            if line.strip():
+                rows.append(json.loads(line))
+    return rows
+
+
+def accuracy(
+    decks: Mapping[str, list[dict[str, Any]]], clues: list[dict[str, Any]], lineups: int, seed: int
+) -> dict[str, Any]:
+    books = {slug: CardBook.from_cards(cards) for slug, cards in decks.items()}
+    plates = plate_index(decks)
+    hits: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
+    kinds: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    skipped = 0
+    for n, row in enumerate(clues):
+        where = plates.get(int(row["plate"]))
+        if where is None:
+            skipped += 1
+            continue
+        slug, target = where
+        others = [c["id"] for c in decks[slug] if c["id"] != target]
+        for k in range(lineups):
+            rng = random.Random(f"{seed}/{n}/{k}")
+            table = [target, *rng.sample(others, LINEUP - 1)]
+            rng.shuffle(table)
+            for level in LEVELS:
+                bot = make_bot(level, rng=random.Random(f"{seed}/{n}/{k}/{level}"),
+                               lang=row["lang"], book=books[slug])  # fmt: skip
+                vote = _vote(bot, row["clue"], table)
+                for key in ((level, row["lang"]), (level, "all")):
+                    hits[key][0] += vote == target
+                    hits[key][1] += 1
+                if level == "strong":
+                    kinds[row.get("kind", "?")][0] += vote == target
+                    kinds[row.get("kind", "?")][1] += 1
+    table_out: dict[str, dict[str, Any]] = {}
+    for (level, lang), (k, n) in sorted(hits.items()):
+        table_out.setdefault(level, {})[lang] = round(k / n, 3)
+    counts = {lang: sum(1 for r in clues if r["lang"] == lang) for lang in LANGS}
+    return {
+        "clues": len(clues) - skipped,
+        "skipped": skipped,
+        "per_language": counts,
+        "lineups_per_clue": lineups,
+        "accuracy": table_out,
+        "strong_by_kind": {kd: round(k / n, 3) for kd, (k, n) in sorted(kinds.items())},
+    }
+
+
+def _vote(bot: Any, clue: str, table: list[str]) -> str:
+    """The bot's vote for ``clue`` on ``table`` (through its listener skill)."""
+    if hasattr(bot, "listen"):
+        return str(bot.listen(clue, tuple(table)))
+    return str(bot.rng.choice(table))
+
+
+def illustrated(decks: Mapping[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
+    """The decks games are played on: the illustrated ones (or the metadata folder), else all."""
+    chosen = {s: c for s, c in decks.items() if any("source" in card for card in c)}
+    return chosen or dict(decks)
+
+
+def _rates(tally: Tally) -> dict[str, Any]:
+    return {level: stats.as_dict() for level, stats in tally.levels.items()}
+
+
+def tell(decks: Mapping[str, list[dict[str, Any]]], games: int, seed: int) -> dict[str, Any]:
+    """Tables of strong bots only: per language and per player count."""
+    out: dict[str, Any] = {}
+    for slug, cards in illustrated(decks).items():
+        book = CardBook.from_cards(cards)
+        deck = [c["id"] for c in cards]
+        per_lang: dict[str, Any] = {}
+        every = Tally()
+        for lang in LANGS:
+            tally = Tally()
+            for g in range(games):
+                players = 4 + g % 3
+                s = seed + g
+                levels = ["strong"] * players
+                bots = [make_bot("strong", rng=bot_rng(s, i), lang=lang, book=book)
+                        for i in range(players)]  # fmt: skip
+                state, _ = play_game(rules_for("classic"), _names(players), bots, deck, s)
+                tally.add(state, levels)
+                every.add(state, levels)
+            row = tally.levels["strong"].as_dict()
+            per_lang[lang] = {k: row[k] for k in ("storyteller_success", "listener_accuracy")}
+        row = every.levels["strong"].as_dict()
+        out[slug] = {"per_language": per_lang, "all": {
+            k: row[k] for k in ("storyteller_success", "listener_accuracy")}}  # fmt: skip
+    return out
+
+
+def _names(count: int) -> list[str]:
+    return [f"p{i + 1}" for i in range(count)]
+
+
+def arena(decks: Mapping[str, list[dict[str, Any]]], games: int, seed: int) -> dict[str, Any]:
+    """Mixed tables: one seat per level (seats rotate), languages in turn."""
+    out: dict[str, Any] = {}
+    levels = list(reversed(LEVELS))  # strong, medium, easy, random
+    for slug, cards in illustrated(decks).items():
+        book = CardBook.from_cards(cards)
+        deck = [c["id"] for c in cards]
+        tally = Tally()
+        for g in range(games):
+            s = seed + g
+            seat_levels = levels[g % 4 :] + levels[: g % 4]
+            lang = LANGS[g % len(LANGS)]
+            bots = [make_bot(lv, rng=bot_rng(s, i), lang=lang, book=book)
+                    for i, lv in enumerate(seat_levels)]  # fmt: skip
+            state, _ = play_game(rules_for("classic"), _names(4), bots, deck, s)
+            tally.add(state, seat_levels)
+        out[slug] = {"games": games, "levels": _rates(tally)}
+    return out
+
+
+def latency(decks: Mapping[str, list[dict[str, Any]]], games: int, seed: int) -> dict[str, Any]:
+    """Milliseconds per decision, per level and skill, over 5-player games on one core."""
+    slug, cards = next(iter(illustrated(decks).items()))
+    book = CardBook.from_cards(cards)
+    deck = tuple(c["id"] for c in cards)
+    times: dict[tuple[str, str], list[float]] = defaultdict(list)
+    for g in range(games):
+        s = seed + g
+        levels = [LEVELS[(g + i) % 4] for i in range(5)]
+        lang = LANGS[g % len(LANGS)]
+        bots = {f"p{i}": make_bot(lv, rng=bot_rng(s, i), lang=lang, book=book)
+                for i, lv in enumerate(levels)}  # fmt: skip
+        level_of = {f"p{i}": lv for i, lv in enumerate(levels)}
+        rng = random.Random(s)
+        players = tuple(bots)
+        state, _ = execute(None, StartGame(players, deck, rules_for("classic"),
+                                           first_storyteller=players[0]), rng)  # fmt: skip
+        while state.phase is not Phase.OVER:
+            player = waiting_for(state)[0]
+            view = player_view(state, player)
+            started = time.perf_counter()
+            command = bots[player].act(view)
+            spent = (time.perf_counter() - started) * 1000
+            assert command is not None
+            skill = ("storyteller" if isinstance(command, GiveClue)
+                     else "decoy" if isinstance(command, SubmitCards) else "listener")  # fmt: skip
+            times[(level_of[player], skill)].append(spent)
+            state, _ = execute(state, command, rng)
+    out: dict[str, Any] = {"deck": slug}
+    for (level, skill), values in sorted(times.items()):
+        values.sort()
+        out.setdefault(level, {})[skill] = {
+            "n": len(values),
+            "p50_ms": round(statistics.median(values), 2),
+            "p95_ms": round(values[int(0.95 * (len(values) - 1))], 2),
+            "max_ms": round(values[-1], 2),
+        }
+    return out
+
+
+def memory(decks: Mapping[str, list[dict[str, Any]]]) -> dict[str, Any]:
+    """Resident memory before and after loading every deck's book; installed sizes."""
+    import dixit.bots as package
+
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    started = time.perf_counter()
+    books = [CardBook.from_cards(cards) for cards in decks.values()]
+    load_s = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    root = Path(package.__file__).parent
+    files = [p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+    return {
+        "books": {slug: len(b) for slug, b in zip(decks, books, strict=True)},
+        "book_build_s": round(load_s, 2),
+        "peak_rss_mb_before_books": round(before / 1024, 1),
+        "peak_rss_mb_after_books": round(after / 1024, 1),
+        "bots_package_mb": round(sum(p.stat().st_size for p in files) / 1e6, 2),
+        "vectors_mb": round((root / "data/vectors.npz").stat().st_size / 1e6, 2),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--clues", type=Path, nargs="*", default=[ROOT / "bench/data/dev_clues.jsonl"]
+    )
+    parser.add_argument("--meta", type=Path, help="per-plate metadata folder instead of the decks")
+    parser.add_argument("--curation", type=Path, help="with --meta: which plate is in which deck")
+    parser.add_argument("--lineups", type=int, default=5)
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--only", nargs="*", default=["accuracy", "tell", "arena", "latency", "memory"]
+    )
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    decks = load_decks(args.meta, args.curation)
+    out: dict[str, Any] = {}
+    if "memory" in args.only:  # first: the peak before games inflate it
+        out["memory"] = memory(decks)
+    if "accuracy" in args.only:
+        out["accuracy"] = accuracy(decks, read_clues(args.clues), args.lineups, args.seed)
+    if "tell" in args.only:
+        out["tell"] = tell(decks, args.games, args.seed)
+    if "arena" in args.only:
+        out["arena"] = arena(decks, args.games * 2, args.seed)
+    if "latency" in args.only:
+        out["latency"] = latency(decks, max(args.games // 4, 4), args.seed)
+    print(json.dumps(out, indent=None if args.json else 1, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

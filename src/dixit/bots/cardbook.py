@@ -1,0 +1,363 @@
+"""What computer players know about cards: the public metadata of a deck, in six languages.
+
+A :class:`CardBook` indexes each card's text (title, description, alt text, things, themes,
+moods, keywords) in every language it has, plus clues told for it in finished rounds
+(:meth:`CardBook.learn`). :meth:`CardBook.fit` scores how well a clue in any of the six
+languages fits each card; a :class:`Reading` says which parts a player reads, so weaker levels
+read less. Cross-language help comes from a concept lexicon: list items that stand side by side
+in a card's parallel texts (``things[i]`` in English and in Italian) are one concept, so a clue in
+Italian also reaches a card whose other texts say the same thing in English only; and our own
+association vocabulary (:mod:`dixit.bots.associations`) links idioms, titles and feelings to the
+English words of the ideas they evoke.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from .associations import ASSOCIATIONS
+from .text import LANGS, content_words, forms, prefix_form, stem
+from .vectors import Vector, WordVectors, load
+
+FIELDS = ("title", "things", "themes", "moods", "description", "alt_text", "keywords", "clues")
+LIST_FIELDS = ("things", "themes", "moods")
+PREFIX_SHARE = 0.5  # a prefix-only match counts this much of a stem match
+CONCEPT_SHARE = 0.5  # a match through the concept lexicon
+ASSOCIATION_SHARE = 0.8  # a cue of an association the clue says
+WORDS_HALF = 8.0  # a word-match score this high reads as 0.5 (scores saturate towards 1)
+SEMANTIC_WEIGHT = 1.0
+ASSOCIATIONS_BY_MEANING = 3  # associations a card also gets by likeness of meaning
+ASSOCIATION_LIKENESS = 0.4  # ... when at least this alike (cosine)
+DOC_FIELDS = ("title", "description", "things", "themes", "moods", "keywords")
+CLUE_KINDS = ("title", "things", "themes", "moods", "clues")
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """How a player reads: weight per field, and which cross-language aids it uses."""
+
+    weights: Mapping[str, float]
+    concepts: bool = True  # the lexicon from parallel card texts
+    associations: bool = True  # our idioms, titles and feelings
+    learned: bool = True  # clues told for the card in past rounds
+    semantic: float = SEMANTIC_WEIGHT  # weight of the word-vector likeness (0: words only)
+
+
+FULL = Reading(
+    {
+        "title": 2.0,
+        "things": 2.0,
+        "themes": 1.6,
+        "moods": 1.4,
+        "description": 1.0,
+        "alt_text": 0.5,
+        "keywords": 1.2,
+        "clues": 1.5,
+    }
+)
+LITERAL = Reading(
+    {"title": 2.0, "things": 2.0, "description": 1.0, "keywords": 1.0},
+    concepts=False,
+    associations=False,
+    learned=False,
+    semantic=0.0,
+)
+
+
+@dataclass(slots=True)
+class _Card:
+    id: str
+    text: dict[str, dict[str, Any]]  # lang -> {field: str | list[str]}
+    clues: list[tuple[str, str]] = field(default_factory=list)  # (lang, clue)
+
+
+@dataclass(frozen=True, slots=True)
+class _Token:
+    """One thing a clue says: word forms with their weights (a card scores its best form)."""
+
+    forms: Mapping[str, float]
+
+
+def _card_text(card: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """Per-language fields of a deck.json card (top-level English fields when ``text`` lacks en)."""
+    out: dict[str, dict[str, Any]] = {}
+    text = card.get("text")
+    if isinstance(text, Mapping):
+        for lang in LANGS:
+            fields = text.get(lang)
+            if isinstance(fields, Mapping):
+                out[lang] = {k: v for k, v in fields.items() if k in FIELDS}
+    if "en" not in out:
+        top = {
+            k: card[k] for k in ("title", "description", "alt_text", "themes", "moods") if k in card
+        }
+        if top:
+            out["en"] = top
+    keywords = card.get("keywords")
+    if isinstance(keywords, list) and keywords:
+        out.setdefault("en", {})["keywords"] = [str(k) for k in keywords]
+    return out
+
+
+def _items(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value] if value.strip() else []
+    if isinstance(value, list):
+        return [str(v) for v in value if str(v).strip()]
+    return []
+
+
+class CardBook:
+    """Public text about a deck's cards, indexed for scoring clues against them."""
+
+    def __init__(self, cards: Iterable[tuple[str, dict[str, dict[str, Any]]]]) -> None:
+        self._cards: list[_Card] = [_Card(cid, text) for cid, text in cards]
+        self._at: dict[str, int] = {c.id: i for i, c in enumerate(self._cards)}
+        # form -> card index -> field -> count
+        self._index: dict[str, dict[int, dict[str, float]]] = defaultdict(dict)
+        self._concepts: dict[str, list[frozenset[str]]] = defaultdict(list)  # stem -> concepts
+        for i, card in enumerate(self._cards):
+            for lang, fields in card.text.items():
+                for name, value in fields.items():
+                    for item in _items(value):
+                        self._add(i, name, item, lang)
+            self._add_concepts(card)
+        self._vectors: WordVectors | None = load()
+        self._assoc_vectors = None
+        if self._vectors is not None:
+            found = [self._vectors.embed(", ".join(a.cues)) for a in ASSOCIATIONS]
+            dims = self._vectors.dims
+            self._assoc_vectors = np.stack(
+                [v if v is not None else np.zeros(dims, np.float32) for v in found]
+            )
+        dims = self._vectors.dims if self._vectors else 1
+        self._docs = np.zeros((len(self._cards), len(LANGS) + 1, dims), dtype=np.float32)
+        for i, card in enumerate(self._cards):
+            self._embed_card(i, card)
+        self._refresh()
+
+    @classmethod
+    def from_cards(cls, cards: Iterable[Mapping[str, Any]]) -> CardBook:
+        """A book from deck.json card dicts (``id`` and whatever text they carry)."""
+        return cls((str(c["id"]), _card_text(c)) for c in cards)
+
+    # -- building ----------------------------------------------------------------------------
+    def _add(self, i: int, name: str, item: str, lang: str) -> None:
+        for word in content_words(item):
+            self._post(stem(word, lang), i, name, 1.0)
+            pre = prefix_form(word, lang)
+            if pre is not None:
+                self._post(pre, i, name, PREFIX_SHARE)
+
+    def _post(self, form: str, i: int, name: str, amount: float) -> None:
+        fields = self._index[form].setdefault(i, {})
+        fields[name] = min(fields.get(name, 0.0) + amount, 2.0)
+
+    def _add_concepts(self, card: _Card) -> None:
+        """Items at the same place in equally long lists of two or more languages: one concept."""
+        for name in LIST_FIELDS:
+            lists = {lang: _items(f.get(name)) for lang, f in card.text.items()}
+            lists = {lang: items for lang, items in lists.items() if items}
+            if len(lists) < 2 or len({len(v) for v in lists.values()}) != 1:
+                continue
+            for column in zip(*lists.values(), strict=True):
+                concept = frozenset(
+                    stem(w, lang)
+                    for lang, item in zip(lists, column, strict=True)
+                    for w in content_words(item)
+                )
+                if 1 < len(concept) <= 24:
+                    for s in concept:
+                        self._concepts[s].append(concept)
+
+    def _embed_card(self, i: int, card: _Card) -> None:
+        """Row per language: the vector of the card's text; the last row: its learned clues."""
+        if self._vectors is None:
+            return
+        for k, lang in enumerate(LANGS):
+            fields = card.text.get(lang)
+            if fields:
+                doc = ". ".join(", ".join(_items(fields.get(n))) for n in DOC_FIELDS)
+                v = self._vectors.embed(doc)
+                if v is not None:
+                    self._docs[i, k] = v
+        if card.clues:
+            v = self._vectors.embed(". ".join(c for _, c in card.clues))
+            if v is not None:
+                self._docs[i, len(LANGS)] = v
+
+    def vector(self, text: str) -> Vector | None:
+        """The word-vector meaning of a text (None without vectors or known words)."""
+        return None if self._vectors is None else _cached_embed(self._vectors, text)
+
+    def _refresh(self) -> None:
+        n = max(len(self._cards), 1)
+        self._idf = {f: math.log(1.0 + n / len(posts)) for f, posts in self._index.items()}
+        lengths = [0.0] * len(self._cards)
+        for posts in self._index.values():
+            for i, fields in posts.items():
+                lengths[i] += sum(fields.values())
+        mean = sum(lengths) / n or 1.0
+        self._norm = [((length or mean) / mean) ** 0.3 for length in lengths]
+
+    # -- public -------------------------------------------------------------------------------
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(c.id for c in self._cards)
+
+    def __contains__(self, card_id: object) -> bool:
+        return card_id in self._at
+
+    def __len__(self) -> int:
+        return len(self._cards)
+
+    def knows(self, card_id: str) -> bool:
+        """Whether the book has any text (metadata or learned clues) about this card."""
+        i = self._at.get(card_id)
+        return i is not None and bool(self._cards[i].text or self._cards[i].clues)
+
+    @property
+    def readable(self) -> bool:
+        """Whether any card has text: false for an imported deck without captions."""
+        return any(c.text or c.clues for c in self._cards)
+
+    def learn(self, card_id: str, clue: str, lang: str) -> None:
+        """Remember a clue told for ``card_id`` in a finished round (public); unknown ids join."""
+        clue = clue.strip()
+        if not clue:
+            return
+        if lang not in LANGS:
+            raise ValueError(f"unknown language {lang!r}; expected one of {', '.join(LANGS)}")
+        i = self._at.get(card_id)
+        if i is None:
+            i = len(self._cards)
+            self._cards.append(_Card(card_id, {}))
+            self._at[card_id] = i
+            self._docs = np.concatenate([self._docs, np.zeros_like(self._docs[:1])])
+        self._cards[i].clues.append((lang, clue))
+        self._add(i, "clues", clue, lang)
+        self._embed_card(i, self._cards[i])
+        self._refresh()
+
+    def text(self, card_id: str, lang: str) -> Mapping[str, Any] | None:
+        """The card's fields in ``lang`` (None when it has none in that language)."""
+        i = self._at.get(card_id)
+        return None if i is None else self._cards[i].text.get(lang)
+
+    def clues(self, card_id: str, lang: str) -> list[str]:
+        """Clues told for the card in past rounds, in ``lang``."""
+        i = self._at.get(card_id)
+        return [] if i is None else [c for lg, c in self._cards[i].clues if lg == lang]
+
+    def tokens(self, clue: str, reading: Reading = FULL) -> list[_Token]:
+        """The clue as scoring tokens: each word with the concepts it belongs to, then the
+        associations the whole clue evokes."""
+        tokens: list[_Token] = []
+        clue_forms: set[str] = set()
+        for word in content_words(clue):
+            direct = forms(word)
+            clue_forms.update(direct)
+            weights = dict.fromkeys(direct, 1.0)
+            if reading.concepts:
+                for f in direct:
+                    for concept in self._concepts.get(f, ()):
+                        for s in concept:
+                            weights.setdefault(s, CONCEPT_SHARE)
+            tokens.append(_Token(weights))
+        if reading.associations:
+            for assoc in ASSOCIATIONS:
+                if assoc.matches(clue_forms):
+                    tokens.append(_Token(dict.fromkeys(assoc.cue_stems, ASSOCIATION_SHARE)))
+        return tokens
+
+    def fit(self, clue: str, card_ids: Sequence[str], reading: Reading = FULL) -> list[float]:
+        """How well ``clue`` fits each card: matching words (saturating towards 1) plus the
+        likeness of meaning (cosine of word vectors, weighted by the reading). 0: not at all."""
+        words = self.fit_tokens(self.tokens(clue, reading), card_ids, reading)
+        out = [w / (w + WORDS_HALF) for w in words]
+        if reading.semantic > 0:
+            q = self.vector(clue)
+            if q is not None:
+                rows = np.array([self._at.get(c, -1) for c in card_ids])
+                known = rows >= 0
+                docs = self._docs[rows[known]]
+                if not reading.learned:
+                    docs = docs[:, : len(LANGS)]
+                sims = np.zeros(len(card_ids), dtype=np.float32)
+                sims[known] = np.maximum((docs @ q).max(axis=1), 0.0)
+                out = [o + reading.semantic * float(x) for o, x in zip(out, sims, strict=True)]
+        return out
+
+    def fit_tokens(
+        self, tokens: Sequence[_Token], card_ids: Sequence[str], reading: Reading = FULL
+    ) -> list[float]:
+        at = [self._at.get(c, -1) for c in card_ids]
+        totals = [0.0] * len(at)
+        weights = reading.weights if reading.learned else {**reading.weights, "clues": 0.0}
+        for token in tokens:
+            best = [0.0] * len(at)
+            for form, share in token.forms.items():
+                posts = self._index.get(form)
+                if not posts:
+                    continue
+                idf = self._idf[form] * share
+                for k, i in enumerate(at):
+                    fields = posts.get(i)
+                    if fields:
+                        value = idf * sum(weights.get(n, 0.0) * v for n, v in fields.items())
+                        if value > best[k]:
+                            best[k] = value
+            for k in range(len(at)):
+                totals[k] += best[k]
+        return [t / self._norm[i] if i >= 0 else 0.0 for t, i in zip(totals, at, strict=True)]
+
+    def phrases(self, card_id: str, lang: str) -> list[tuple[str, str, float]]:
+        """Clue material for the card in ``lang``: (kind, phrase, salience), literal first.
+
+        Salience (0-1) says how central the phrase is to the picture: the first things listed,
+        the themes, clues people told and associations sharing the card's words come first;
+        late-listed details and associations found only by likeness of meaning less so.
+        """
+        out: list[tuple[str, str, float]] = []
+        fields = self.text(card_id, lang) or {}
+        for kind in CLUE_KINDS[:-1]:
+            for n, p in enumerate(_items(fields.get(kind))):
+                out.append((kind, p, _salience(kind, n)))
+        out.extend(("clues", c, 0.9) for c in self.clues(card_id, lang))
+        english = self.text(card_id, "en") or {}
+        central = [*_items(english.get("title")), *_items(english.get("themes")),
+                   *_items(english.get("moods")), *_items(english.get("keywords"))[:8],
+                   *_items(english.get("things"))[:5]]  # fmt: skip
+        words = {stem(w, "en") for item in central for w in content_words(item)}
+        chosen = [(a, 0.9) for a in ASSOCIATIONS if a.cue_stems & words]
+        i = self._at.get(card_id)
+        if self._assoc_vectors is not None and i is not None:
+            sims = (self._docs[i] @ self._assoc_vectors.T).max(axis=0)
+            have = {id(a) for a, _ in chosen}
+            for k in np.argsort(-sims)[:ASSOCIATIONS_BY_MEANING]:
+                if sims[k] >= ASSOCIATION_LIKENESS and id(ASSOCIATIONS[k]) not in have:
+                    chosen.append((ASSOCIATIONS[k], 0.6))
+        for assoc, salience in chosen:
+            out.extend(("association", p, salience) for p in assoc.clues.get(lang, ()))
+        return out
+
+
+def _salience(kind: str, n: int) -> float:
+    """How central the ``n``-th item of a field is (writers list the main things first)."""
+    if kind == "things":
+        return max(0.3, 1.0 - 0.1 * n)
+    if kind == "themes":
+        return max(0.6, 1.0 - 0.05 * n)
+    return 0.7  # titles and moods
+
+
+@lru_cache(maxsize=8192)
+def _cached_embed(vectors: WordVectors, text: str) -> Vector | None:
+    return vectors.embed(text)

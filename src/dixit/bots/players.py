@@ -1,0 +1,237 @@
+"""Computer players that read the cards: listener, decoy and storyteller skills.
+
+One class plays every level above ``random``; a :class:`Skill` says how well. The storyteller
+scores candidate clues (literal to abstract) by simulating the other players over plausible
+tables: the other cards on the table are drawn from the deck minus what it can see (its hand and
+the cards already played), each other player brings the card of a random hand that best fits the
+clue, and each listener votes by a noisy reading. It keeps the clue whose chance that some but
+not all find the card is highest. Nothing hidden is read: only the view and the book.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from dixit.engine import CastVote, GiveClue, PlayerView, SubmitCards
+
+from .base import BotCommand
+from .cardbook import CardBook, Reading
+from .random_bot import words_for
+
+HAND = 6
+MAX_CLUE = 80  # characters: longer phrases are not offered as clues
+SALIENCE = 0.15  # how much a central phrase is preferred over a peripheral one of equal success
+PRIOR_READER = 0.9  # how reliably an unknown player is expected to read
+PRIOR_VOTES = 4.0  # weight of that expectation, in votes
+SLOPPY_NOISE = 0.12  # extra model noise at a table of random readers
+MODEL_ACCURACY = 0.7  # how often a reader like the model finds the card (typical tables)
+
+
+def reliabilities(view: PlayerView, others: list[str]) -> list[float]:
+    """How reliably each of ``others`` reads, from the public record of their past votes.
+
+    A player who finds the storyteller's card as often as chance scores 0, one who finds it as
+    often as a good reader (:data:`MODEL_ACCURACY`) scores 1; the prior weighs
+    :data:`PRIOR_VOTES` votes.
+    """
+    found = dict.fromkeys(others, 0.0)
+    votes = dict.fromkeys(others, 0.0)
+    chance = 0.0
+    for scored in view.rounds:
+        chance += 1.0 / max(len(scored.table) - 1, 1)
+        for voter, card in scored.votes:
+            if voter in found:
+                votes[voter] += 1
+                found[voter] += card == scored.storyteller_card
+    base = chance / len(view.rounds) if view.rounds else 1.0 / 5
+    out = []
+    for p in others:
+        prior = base + PRIOR_READER * (MODEL_ACCURACY - base)
+        rate = (found[p] + prior * PRIOR_VOTES) / (votes[p] + PRIOR_VOTES)
+        out.append(min(max((rate - base) / (MODEL_ACCURACY - base), 0.05), 1.0))
+    return out
+
+
+def deck_of(card_id: str) -> str:
+    """The deck slug of a card id ``<slug>-<12 hex>`` (the whole id if it has no dash)."""
+    return card_id.rsplit("-", 1)[0]
+
+
+@dataclass(frozen=True, slots=True)
+class Skill:
+    """How well a level plays. ``noise`` is a softmax temperature over normalised fit (0: best)."""
+
+    reading: Reading
+    vote_noise: float
+    decoy_noise: float
+    tell_cards: int  # how many hand cards it considers telling about
+    tell_clues: int  # candidate clues per card
+    tables: int  # simulated tables per candidate (0: no simulation, first literal candidate)
+    model_noise: float = 0.12  # how noisily it expects the others to read
+    adapts: bool = False  # reads the other players' past votes to judge how well they read
+
+
+def _softmax_pick(rng: random.Random, fits: list[float], noise: float) -> int:
+    """Index of the best fit (ties at random), or a sample when ``noise`` > 0."""
+    top = max(fits)
+    if noise <= 0 or top <= 0:
+        best = [i for i, f in enumerate(fits) if f >= top - 1e-9]
+        return rng.choice(best)
+    weights = [math.exp((f / top - 1.0) / noise) for f in fits]
+    return rng.choices(range(len(fits)), weights)[0]
+
+
+class ReadingBot:
+    """A computer player of one level; deterministic for a seeded ``rng``."""
+
+    def __init__(
+        self, name: str, skill: Skill, *, rng: random.Random, lang: str, book: CardBook
+    ) -> None:
+        self.name = name
+        self.skill = skill
+        self.rng = rng
+        self.lang = lang
+        self.book = book
+
+    def act(self, view: PlayerView) -> BotCommand | None:
+        legal, player = view.legal, view.viewer
+        if player is None or not legal:
+            return None
+        if legal.give_clue:
+            card, clue = self.tell(view)
+            return GiveClue(player, card, clue[: legal.max_clue_length])
+        clue = view.clue or ""
+        if legal.submit:
+            return SubmitCards(player, self.decoys(clue, legal.submit, legal.submit_count))
+        return CastVote(player, self.listen(clue, legal.vote))
+
+    # -- listener ------------------------------------------------------------------------------
+    def rank(self, clue: str, cards: tuple[str, ...] | list[str]) -> list[str]:
+        """The cards, best fit to ``clue`` first (unknown cards last, in random order)."""
+        fits = self.book.fit(clue, list(cards), self.skill.reading)
+        jitter = [self.rng.random() * 1e-6 for _ in cards]
+        order = sorted(range(len(cards)), key=lambda i: fits[i] + jitter[i], reverse=True)
+        return [cards[i] for i in order]
+
+    def listen(self, clue: str, cards: tuple[str, ...]) -> str:
+        fits = self.book.fit(clue, list(cards), self.skill.reading)
+        return cards[_softmax_pick(self.rng, fits, self.skill.vote_noise)]
+
+    # -- decoy ---------------------------------------------------------------------------------
+    def decoys(self, clue: str, hand: tuple[str, ...], count: int) -> tuple[str, ...]:
+        fits = self.book.fit(clue, list(hand), self.skill.reading)
+        left = list(range(len(hand)))
+        chosen: list[str] = []
+        for _ in range(count):
+            k = _softmax_pick(self.rng, [fits[i] for i in left], self.skill.decoy_noise)
+            chosen.append(hand[left.pop(k)])
+        return tuple(chosen)
+
+    # -- storyteller ---------------------------------------------------------------------------
+    def candidates(self, card: str) -> list[tuple[str, float]]:
+        """(clue, salience) in the room's language for one card, literal to abstract."""
+        seen: set[str] = set()
+        out: list[tuple[str, float]] = []
+        for _, phrase, salience in self.book.phrases(card, self.lang):
+            key = phrase.strip().lower()
+            if key and key not in seen and len(phrase) <= MAX_CLUE:
+                seen.add(key)
+                out.append((phrase.strip(), salience))
+        return out
+
+    def tell(self, view: PlayerView) -> tuple[str, str]:
+        hand = list(view.legal.give_clue)
+        players = len(view.players)
+        seen = set(hand) | {c for r in view.rounds for c in r.table}
+        readers = None
+        if self.skill.adapts and view.viewer is not None:
+            readers = reliabilities(view, [p for p in view.players if p != view.viewer])
+        return self.choose_clue(hand, players, view.rules.cards_each_for(players), seen, readers)
+
+    def choose_clue(
+        self,
+        hand: list[str],
+        players: int,
+        per_player: int,
+        seen: set[str],
+        readers: list[float] | None = None,
+    ) -> tuple[str, str]:
+        """A card of ``hand`` and a clue for it in the room's language.
+
+        ``seen``: cards this player has seen (its hand, past tables); the other players' cards
+        are imagined from the rest of the book's cards of the same decks as the hand.
+        ``readers``: for each other player, how reliably they read (1: like this bot's model,
+        0: at random); unknown players count as :data:`PRIOR_READER`.
+        """
+        skill = self.skill
+        known = [c for c in hand if self.book.knows(c)]
+        if not known:  # no text for any card: a card at random, a word of our own vocabulary
+            return self.rng.choice(hand), self.rng.choice(words_for(self.lang))
+        cards = self.rng.sample(known, min(skill.tell_cards, len(known)))
+        options: list[tuple[str, str, float]] = []
+        for card in cards:
+            found = self.candidates(card)
+            if len(found) > skill.tell_clues:
+                found = self.rng.sample(found, skill.tell_clues)
+            options.extend((card, clue, salience) for clue, salience in found)
+        if not options:
+            return self.rng.choice(hand), self.rng.choice(words_for(self.lang))
+        if skill.tables <= 0:
+            card, clue, _ = self.rng.choice(options)
+            return card, clue
+        decks = {deck_of(c) for c in hand}
+        pool = [c for c in self.book.ids if c not in seen and deck_of(c) in decks]
+        if len(pool) < HAND:
+            pool = [c for c in self.book.ids if c not in hand]
+        trust = np.array(readers if readers is not None else [PRIOR_READER] * (players - 1))
+        scored = [
+            (
+                self.success(card, clue, pool, trust, per_player) + SALIENCE * salience,
+                self.rng.random(),
+                card,
+                clue,
+            )
+            for card, clue, salience in options
+        ]
+        best = max(scored)
+        return best[2], best[3]
+
+    def success(
+        self, card: str, clue: str, pool: list[str], readers: npt.NDArray[np.float64],
+        per_player: int,
+    ) -> float:  # fmt: skip
+        """Estimated chance that some but not all of the other players find ``card``.
+
+        Each listener ``i`` reads like this bot's model with probability ``readers[i]`` and
+        otherwise votes at random; decoys are the best fits of random hands.
+        """
+        skill = self.skill
+        others = len(readers)
+        # Sloppier readers at the table also read less sharply when they do read.
+        noise = skill.model_noise + SLOPPY_NOISE * (1.0 - float(readers.mean()) if others else 0.0)
+        fits = np.array(self.book.fit(clue, [card, *pool], skill.reading))
+        top = float(fits.max())
+        if top <= 0 or others < 1:
+            return 0.0
+        fits = fits / top
+        mine, rest = fits[0], fits[1:]
+        seed = self.rng.getrandbits(32)
+        gen = np.random.default_rng(seed)
+        hand = min(HAND, len(rest))
+        draws = gen.integers(0, len(rest), size=(skill.tables, others, hand))
+        hands = rest[draws]  # (tables, others, hand)
+        noisy = hands + gen.gumbel(size=hands.shape) * noise
+        order = np.argsort(-noisy, axis=2)[:, :, :per_player]
+        decoys = np.take_along_axis(hands, order, axis=2).reshape(skill.tables, -1)
+        table = np.concatenate([np.full((skill.tables, 1), mine), decoys], axis=1)
+        weights = np.exp((table - 1.0) / noise)
+        p = weights[:, 0] / weights.sum(axis=1)  # (tables,)
+        size = table.shape[1]
+        each = readers[None, :] * p[:, None] + (1.0 - readers[None, :]) / size  # (tables, others)
+        some = 1.0 - each.prod(axis=1) - (1.0 - each).prod(axis=1)
+        return float(some.mean())

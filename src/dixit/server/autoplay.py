@@ -1,0 +1,349 @@
+"""Moves the server makes itself: computer players in seats, and phase timers running out.
+
+Computer players (``dixit.bots``, at the seat's level, in the room's language, reading the
+room's decks) play at a person's pace: a clue takes a few seconds, a vote one to three, each
+draw different. ``--bot-delay`` scales every wait (1: that pace; 0: at once, for tests). In a
+room with a person, no computer player claims the opening clue (``first_storyteller:
+"claim"``) until the people have had :data:`CLAIM_WAIT_S` seconds (scaled too).
+
+When a phase timer runs out, the late players' moves are made by a computer player and their
+seats stay with it (``autoplay``) until they come back (see :mod:`.lobby`).
+
+Every clue told in a finished round is public: the room's card book learns it (and, when the
+book is first built, every finished round of the room's earlier games in the store).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from dixit.bots import Bot, CardBook, RandomBot, make_bot
+from dixit.engine import (
+    Command,
+    Event,
+    GameError,
+    GameState,
+    Phase,
+    RoundScored,
+    legal_actions,
+    player_view,
+    waiting_for,
+)
+from dixit.engine.serialize import event_from_json
+from dixit.protocol import messages as m
+from dixit.protocol.codes import NoticeCode
+from dixit.storage import VersionConflict
+
+from . import lobby
+from .cards import CardSource
+from .records import DeadlineRecord, RoomRecordData, SeatRecord
+
+if TYPE_CHECKING:
+    from .room import Room
+
+log = logging.getLogger("dixit.server")
+
+TIMED_PHASES = (Phase.CLUE, Phase.SUBMIT, Phase.VOTE)
+CLAIM_WAIT_S = 15.0
+# Seconds a computer player takes per phase (before --bot-delay scales them): low, high.
+PACE: dict[Phase, tuple[float, float]] = {
+    Phase.CLUE: (3.0, 7.0),
+    Phase.SUBMIT: (1.5, 4.0),
+    Phase.VOTE: (1.0, 3.0),
+}
+
+
+def plan_deadline(
+    state: GameState, data: RoomRecordData, timers: m.PhaseTimers
+) -> DeadlineRecord | None:
+    """The phase deadline ``data`` should carry after a change to ``state`` (pure)."""
+    if data.status != "playing" or state.phase not in TIMED_PHASES:
+        return None
+    seconds = getattr(timers, state.phase.value)
+    if not seconds:
+        return None
+    current = data.deadline
+    if current is not None and current.phase == state.phase.value and current.round == state.round:
+        return current
+    at_ms = int(time.time() * 1000) + seconds * 1000
+    return DeadlineRecord(state.phase.value, state.round, state.version, at_ms, seconds)
+
+
+def card_dicts(cards: CardSource, card_ids: Sequence[str]) -> list[dict[str, Any]]:
+    """deck.json card dicts (id and metadata) of ``card_ids`` (no text where none is known)."""
+    library = getattr(cards, "library", None)
+    found: dict[str, dict[str, Any]] = {}
+    if library is not None:
+        for slug in sorted({cid.rsplit("-", 1)[0] for cid in card_ids}):
+            try:
+                deck = library.get(slug)
+            except (KeyError, OSError, ValueError):
+                continue
+            for card in deck.cards:
+                found[card.id] = {"id": card.id, **(card.metadata or {})}
+    return [found.get(cid, {"id": cid}) for cid in card_ids]
+
+
+def readable(cards: CardSource, card_ids: Sequence[str]) -> bool:
+    """Do computer players have text to read about these cards?"""
+    return any(len(d) > 1 for d in card_dicts(cards, card_ids))
+
+
+class Autoplay:
+    def __init__(self, room: Room) -> None:
+        self.room = room
+        self._timer: asyncio.Task[None] | None = None
+        self._timer_for: DeadlineRecord | None = None
+        self._runner: asyncio.Task[None] | None = None
+        self._book: CardBook | None = None
+        self._book_for: int | None = None
+        self._book_task: asyncio.Task[CardBook] | None = None
+        self._bots: dict[tuple[str, str], Bot] = {}
+        self._due: dict[tuple[str, int, str], float] = {}
+        self._claim_opened: tuple[tuple[int, int], float] | None = None
+
+    @property
+    def scale(self) -> float:
+        return self.room.services.config.bot_delay_s
+
+    def shutdown(self) -> None:
+        for task in (self._timer, self._runner, self._book_task):
+            if task is not None:
+                task.cancel()
+
+    def after_change(self) -> None:
+        """Re-arm the timer and wake the computer players after any change."""
+        if self.room.closed:
+            return
+        self._prepare()
+        self._arm_timer()
+        self._schedule()
+
+    def new_game(self) -> None:
+        self._book = None
+        self._bots.clear()
+        self._due.clear()
+        self._claim_opened = None
+
+    # ------------------------------------------------------------------ learning
+
+    @property
+    def book(self) -> CardBook | None:
+        """The card book of the current game, once a computer player has needed it."""
+        return self._book
+
+    def learn(self, events: Sequence[Event]) -> None:
+        """Finished rounds' clues, told for the storyteller's card (public once scored)."""
+        if self._book is None:
+            return
+        lang = self.room.settings.language
+        for event in events:
+            if isinstance(event, RoundScored):
+                self._book.learn(event.storyteller_card, event.clue, lang)
+
+    def _prepare(self) -> None:
+        """Start building this game's card book as soon as a computer player sits in it."""
+        room = self.room
+        if room.data.status != "playing" or not any(s.is_bot for s in room.data.seats):
+            return
+        game = room.data.game_number
+        if self._book_task is None or self._book_for != game:
+            self._book_for = game
+            self._book_task = asyncio.get_running_loop().create_task(self._build_book(game))
+
+    async def _ensure_book(self) -> CardBook:
+        self._prepare()
+        assert self._book_task is not None
+        return await asyncio.shield(self._book_task)
+
+    async def _build_book(self, game: int) -> CardBook:
+        """The room's card book (in a worker thread), fed the room's finished rounds."""
+        room = self.room
+        cards = card_dicts(room.services.cards, room.deck_ids())
+        book = await asyncio.to_thread(CardBook.from_cards, cards)
+        lang = room.settings.language
+        for number in range(1, game):
+            for stored in await room.services.store.read(f"{room.code}:{number}"):
+                event = event_from_json(stored.data)
+                if isinstance(event, RoundScored):
+                    book.learn(event.storyteller_card, event.clue, lang)
+        if room.data.game_number == game:
+            for event in room.log:
+                if isinstance(event, RoundScored):
+                    book.learn(event.storyteller_card, event.clue, lang)
+            self._book = book
+        return book
+
+    # ------------------------------------------------------------------ deciding
+
+    async def decide(self, seat: SeatRecord) -> Command | None:
+        """The move of the computer player in ``seat`` (its level; a random one if it fails)."""
+        room = self.room
+        state = room.state
+        assert state is not None
+        view = player_view(state, seat.id)
+        level = seat.bot_kind if seat.bot_kind in m.BOT_LEVELS else m.DEFAULT_BOT_LEVEL
+        try:
+            bot = self._bots.get((seat.id, level))
+            if bot is None:
+                book = await self._ensure_book()
+                rng = random.Random(f"{room.data.seed}:{room.data.game_number}:{seat.id}")
+                bot = make_bot(level, rng=rng, lang=room.settings.language, book=book)
+                self._bots[(seat.id, level)] = bot
+            command: Command | None = await asyncio.to_thread(bot.act, view)
+            if command is not None:
+                return command
+        except Exception:  # a computer player's fault must not stop the game
+            log.exception("room %s: the %s player for %s failed", room.code, level, seat.id)
+        rng = random.Random(f"{room.data.seed}:{room.data.game_number}:{state.version}:{seat.id}")
+        return RandomBot(rng).act(view)
+
+    # ------------------------------------------------------------------ pace
+
+    def _wait(self, now: float) -> tuple[float, SeatRecord] | None:
+        """Seconds until the next computer player is due to move, and which; None: nobody."""
+        room = self.room
+        state = room.state
+        if state is None or room.data.status != "playing":
+            return None
+        movers = [s for s in room.data.seats if s.is_bot and legal_actions(state, s.id)]
+        if not movers:
+            return None
+        claim = state.phase is Phase.CLUE and state.storyteller is None
+        opened = 0.0
+        if claim:
+            round_key = (room.data.game_number, state.round)
+            if self._claim_opened is None or self._claim_opened[0] != round_key:
+                self._claim_opened = (round_key, now)
+            people = any(s.person and not s.is_bot for s in room.data.seats)
+            if people:
+                opened = self._claim_opened[1] + CLAIM_WAIT_S * self.scale
+        best: tuple[float, SeatRecord] | None = None
+        for seat in movers:
+            key = (seat.id, state.round, state.phase.value)
+            due = self._due.get(key)
+            if due is None:
+                low, high = PACE.get(state.phase, (1.0, 2.0))
+                rng = random.Random(f"{room.data.seed}:{room.data.game_number}:{key}")
+                due = self._due[key] = now + rng.uniform(low, high) * self.scale
+            due = max(due, opened)
+            if best is None or due < best[0]:
+                best = (due, seat)
+        assert best is not None
+        return max(0.0, best[0] - now), best[1]
+
+    def _schedule(self) -> None:
+        if self._runner is not None or self._wait(time.monotonic()) is None:
+            return
+        self._runner = asyncio.get_running_loop().create_task(self._run())
+
+    async def _run(self) -> None:
+        room = self.room
+        try:
+            while not room.closed:
+                planned = self._wait(time.monotonic())
+                if planned is None:
+                    return
+                if planned[0] > 0:
+                    await asyncio.sleep(min(planned[0], 1.0))  # look again: people move too
+                    continue
+                async with room.lock:
+                    planned = self._wait(time.monotonic())
+                    if planned is None or planned[0] > 0:
+                        continue
+                    seat = planned[1]
+                    command = await self.decide(seat)
+                    if command is None:
+                        return
+                    await self._play(seat.id, command, f"bot:{seat.id}")
+        finally:
+            if self._runner is asyncio.current_task():
+                self._runner = None
+
+    async def _play(self, seat_id: str, command: Command, actor: str) -> bool:
+        """Apply a move made for ``seat_id``; False when it could not be."""
+        room = self.room
+        try:
+            await room.apply(command, None, actor)
+        except VersionConflict:  # another process moved first
+            await room.sync_from_store()
+            return False
+        except GameError as error:
+            log.warning("room %s: move for %s refused: %s", room.code, seat_id, error)
+            state = room.state
+            if state is None:
+                return False
+            rng = random.Random(f"{room.data.seed}:{state.version}:{seat_id}:fallback")
+            fallback = RandomBot(rng).act(player_view(state, seat_id))
+            if fallback is None:
+                return False
+            try:
+                await room.apply(fallback, None, actor)
+            except (GameError, VersionConflict):
+                return False
+        return True
+
+    # ------------------------------------------------------------------ timers
+
+    def _arm_timer(self) -> None:
+        room = self.room
+        deadline = room.data.deadline if room.data.status == "playing" else None
+        running = self._timer is not None and self._timer is not asyncio.current_task()
+        if running and self._timer_for == deadline:
+            return
+        if running and self._timer is not None:
+            self._timer.cancel()
+        self._timer, self._timer_for = None, deadline
+        if deadline is not None:
+            self._timer = asyncio.get_running_loop().create_task(self._expire(deadline))
+
+    async def _expire(self, deadline: DeadlineRecord) -> None:
+        await asyncio.sleep(max(0.0, deadline.at_ms / 1000 - time.time()))
+        room = self.room
+        async with room.lock:
+            if self._timer is asyncio.current_task():
+                self._timer = None
+            state = room.state
+            if room.data.deadline != deadline or state is None or room.data.status != "playing":
+                return
+            late = list(waiting_for(state))
+            if state.phase is Phase.CLUE and state.storyteller is None:
+                rng = random.Random(f"{room.data.seed}:{room.data.game_number}:{state.version}:t")
+                late = [rng.choice(state.players)]
+            for seat_id in late:
+                if not await self._play_late(deadline, seat_id):
+                    break
+
+    async def _play_late(self, deadline: DeadlineRecord, seat_id: str) -> bool:
+        """Play for one late seat and hand it to the computer; False: stop for this timer."""
+        room = self.room
+        state = room.state
+        if state is None or room.data.status != "playing":
+            return False
+        if state.phase.value != deadline.phase or state.round != deadline.round:
+            return False
+        seat = room.data.seat(seat_id)
+        if seat is None or not legal_actions(state, seat_id):
+            return True
+        command = await self.decide(seat)
+        if command is None or not await self._play(seat_id, command, f"timer:{seat_id}"):
+            return command is None
+        room.notice(
+            NoticeCode.AUTO_PLAYED,
+            f"Time ran out: a computer player played for {seat.name}.",
+            seat_id,
+        )
+        handed = lobby.hand_to_computer(room.data, seat_id, m.DEFAULT_BOT_LEVEL)
+        if handed is not room.data:
+            await room.commit(handed)
+            room.notice(
+                NoticeCode.AUTOPLAYED,
+                f"A computer player plays for {seat.name} until they come back.",
+                seat_id,
+            )
+        return True

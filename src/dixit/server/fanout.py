@@ -1,0 +1,169 @@
+"""A room's sockets and everything sent to them: one place builds each viewer's payload.
+
+A change reaches a viewer as their own view (the engine's ``player_view``, the one filter every
+secret passes through). The redacted events that led to it travel only to sockets that asked
+for them (``hello.events``): the web client renders views alone, and a payload nobody reads is
+one more place a secret could leak.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from dixit.engine import Event, GameState, LegalActions, player_view
+from dixit.protocol import messages as m
+from dixit.protocol.codes import ErrorCode
+from dixit.protocol.convert import redact_dict, round_dict, shared_event_dicts, to_json, view_dict
+
+from .connection import Connection
+
+CATCH_UP_LIMIT = 1000  # beyond this many missed events a client gets a fresh view instead
+
+
+class Fanout:
+    def __init__(self) -> None:
+        self.conns: dict[int, Connection] = {}
+        self._round_texts: list[str] = []
+        self._rounds_text: tuple[int, str] = (0, "[]")  # the joined texts, and how many
+
+    # ------------------------------------------------------------------ sockets
+
+    def add(self, conn: Connection) -> None:
+        """Seat a socket; an older socket of the same seat is told and closed."""
+        if conn.seat is not None:
+            for old in [c for c in self.conns.values() if c.seat == conn.seat]:
+                old.send(m.Closed(code=ErrorCode.REPLACED, message="this seat connected elsewhere"))
+                old.close()
+                del self.conns[old.id]
+        self.conns[conn.id] = conn
+
+    def remove(self, conn: Connection) -> bool:
+        return self.conns.pop(conn.id, None) is not None
+
+    def online(self) -> set[str]:
+        return {c.seat for c in self.conns.values() if c.seat is not None and not c.closed}
+
+    def spectators(self) -> int:
+        return sum(1 for c in self.conns.values() if c.seat is None)
+
+    def close_seat(self, seat_id: str, code: ErrorCode, message: str) -> None:
+        for conn in [c for c in self.conns.values() if c.seat == seat_id]:
+            conn.send(m.Closed(code=code, message=message))
+            conn.close()
+            del self.conns[conn.id]
+
+    def close_all(self) -> None:
+        for conn in list(self.conns.values()):
+            conn.close()
+
+    # ------------------------------------------------------------------ sending
+
+    def send_all(self, message: m.ServerModel) -> None:
+        text = message.model_dump_json()
+        for conn in list(self.conns.values()):
+            conn.send(text)
+
+    def send_room(self, room: m.RoomState, host: str | None, skip: int | None = None) -> None:
+        for conn in list(self.conns.values()):
+            if conn.id != skip:
+                conn.send(m.RoomUpdate(room=room, you=you(conn, host)))
+
+    def send_game(
+        self, state: GameState, playing: bool, from_version: int, events: Sequence[Event]
+    ) -> None:
+        """Each socket's ``game`` message after a change (one text per viewer and kind)."""
+        if not self.conns:
+            return
+        numbered = [(from_version + i + 1, e) for i, e in enumerate(events)]
+        shared = shared_event_dicts(events) if any(c.events for c in self.conns.values()) else []
+        texts: dict[tuple[str | None, bool], str] = {}
+        for conn in list(self.conns.values()):
+            key = (conn.seat, conn.events)
+            text = texts.get(key)
+            if text is None:
+                with_events = numbered if conn.events else ()
+                text = self.game_text(
+                    state, playing, conn.seat, from_version, with_events, False, shared
+                )
+                texts[key] = text
+            conn.send(text)
+
+    def catch_up(
+        self,
+        state: GameState | None,
+        playing: bool,
+        log: Sequence[Event],
+        viewer: str | None,
+        since: int | None,
+        events: bool,
+    ) -> m.GameUpdate | None:
+        """A fresh view, with the events after ``since`` when asked; or a reset to the view."""
+        if state is None:
+            return None
+        version = state.version
+        if since is None or since > version or version - since > CATCH_UP_LIMIT:
+            text = self.game_text(state, playing, viewer, version, (), True)
+        elif not events:
+            text = self.game_text(state, playing, viewer, since, (), False)
+        else:
+            missed = [(since + i + 1, e) for i, e in enumerate(log[since:])]
+            text = self.game_text(state, playing, viewer, since, missed, False)
+        return m.GameUpdate.model_validate_json(text)
+
+    def game_text(
+        self,
+        state: GameState,
+        playing: bool,
+        viewer: str | None,
+        from_version: int,
+        events: Sequence[tuple[int, Event]],
+        reset: bool,
+        shared: Sequence[dict[str, object] | None] = (),
+    ) -> str:
+        """The ``game`` message for one viewer, as JSON text.
+
+        The revealed rounds are the same for every viewer and only grow, so each is serialized
+        once and spliced in: the update's cost stays flat as a game goes on. ``shared``: the
+        events' wire dicts that are the same for every viewer (None where they differ).
+        """
+        view = player_view(state, viewer)
+        legal = None if playing else LegalActions()
+        wire = [
+            {
+                "version": v,
+                "event": shared[i] if i < len(shared) and shared[i] else redact_dict(e, viewer),
+            }
+            for i, (v, e) in enumerate(events)
+        ]
+        update = {
+            "type": "game",
+            "v": m.PROTOCOL_VERSION,
+            "from_version": from_version,
+            "events": wire,
+            "view": view_dict(view, with_rounds=False, legal=legal),
+            "reset": reset,
+        }
+        text = to_json(update)
+        return text.replace('"rounds":[]', '"rounds":' + self._rounds_json(state), 1)
+
+    def reset_rounds(self) -> None:
+        self._round_texts.clear()
+
+    def _rounds_json(self, state: GameState) -> str:
+        rounds = state.rounds
+        cache = self._round_texts
+        if len(cache) > len(rounds):
+            cache.clear()
+        if len(cache) < len(rounds) or self._rounds_text[0] != len(cache):
+            for scored in rounds[len(cache) :]:
+                cache.append(to_json(round_dict(scored)))
+            self._rounds_text = (len(cache), "[" + ",".join(cache) + "]")
+        return self._rounds_text[1]
+
+
+def you(conn: Connection, host: str | None) -> m.You:
+    return m.You(
+        role="player" if conn.seat else "spectator",
+        seat=conn.seat,
+        is_host=conn.seat is not None and conn.seat == host,
+    )

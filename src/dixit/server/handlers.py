@@ -1,0 +1,160 @@
+"""What each client message asks of a room: one function per message, and the table
+:meth:`.room.Room.handle` dispatches by (host-only commands marked).
+
+Game moves go to the engine through :meth:`.room.Room.apply`; lobby changes are computed by
+:mod:`.lobby` and stored by :meth:`.room.Room.commit`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from dixit.engine import CastVote, Command, EndGame, GiveClue, StartGame, SubmitCards
+from dixit.protocol import messages as m
+from dixit.protocol.codes import ErrorCode as Code
+from dixit.protocol.codes import NoticeCode
+
+from . import lobby
+from .cards import UnknownDeck
+from .errors import ServerError
+from .records import SeatRecord
+from .rules import rules_from_settings
+
+if TYPE_CHECKING:
+    from .room import Room
+
+Handler = Callable[["Room", SeatRecord, Any, str], Awaitable[int]]
+
+
+async def give_clue(room: Room, seat: SeatRecord, msg: m.GiveClue, command_id: str) -> int:
+    return await play(room, seat, GiveClue(seat.id, msg.card, msg.clue), command_id)
+
+
+async def submit(room: Room, seat: SeatRecord, msg: m.SubmitCards, command_id: str) -> int:
+    return await play(room, seat, SubmitCards(seat.id, tuple(msg.cards)), command_id)
+
+
+async def vote(room: Room, seat: SeatRecord, msg: m.CastVote, command_id: str) -> int:
+    return await play(room, seat, CastVote(seat.id, msg.card), command_id)
+
+
+async def play(room: Room, seat: SeatRecord, command: Command, command_id: str) -> int:
+    if not room.playing:
+        raise ServerError(Code.NOT_PLAYING, "no game is being played")
+    if seat.is_bot and seat.autoplay and seat.person:
+        await room.reclaim(seat)  # they are back: their move, their seat
+    elif seat.is_bot:
+        raise ServerError(Code.SEAT_IS_BOT, "a computer player plays your seat now; ask the host")
+    return await room.apply(command, command_id, seat.id)
+
+
+async def set_profile(room: Room, seat: SeatRecord, msg: m.SetProfile, command_id: str) -> int:
+    return await room.commit(lobby.set_profile(room.data, seat.id, msg.name, msg.colour))
+
+
+async def leave(room: Room, seat: SeatRecord, msg: m.Leave, command_id: str) -> int:
+    online = room.fanout.online()
+    return await room.commit(lobby.remove_seat(room.data, seat.id, m.DEFAULT_BOT_LEVEL, online))
+
+
+async def start(room: Room, host: SeatRecord, msg: m.StartGame, command_id: str) -> int:
+    lobby.require_lobby(room.data, "only in the lobby, before the game starts")
+    rules = rules_from_settings(room.settings)
+    players = tuple(s.id for s in room.data.seats)
+    if len(players) < rules.min_players:
+        raise ServerError(
+            Code.TOO_FEW_PLAYERS,
+            f"{rules.min_players} players are needed, {len(players)} seated",
+        )
+    try:
+        deck = room.services.cards.card_ids(list(room.settings.decks))
+    except UnknownDeck as unknown:
+        raise ServerError(Code.UNKNOWN_DECK, f"unknown deck {unknown}") from None
+    first: str | None = None
+    if room.settings.first_storyteller == "host":
+        first = host.id
+    elif room.settings.first_storyteller == "random":
+        first = random.Random(f"{room.data.seed}:{room.data.game_number}:first").choice(players)
+    command = StartGame(players=players, deck=tuple(deck), rules=rules, first_storyteller=first)
+    room.autoplay.new_game()
+    return await room.apply(command, command_id, host.id, {"status": "playing"})
+
+
+async def update_settings(
+    room: Room, host: SeatRecord, msg: m.UpdateSettings, command_id: str
+) -> int:
+    lobby.require_lobby(room.data, "only in the lobby, before the game starts")
+    rules = rules_from_settings(msg.settings)
+    try:
+        room.services.cards.card_ids(list(msg.settings.decks))
+    except UnknownDeck as unknown:
+        raise ServerError(Code.UNKNOWN_DECK, f"unknown deck {unknown}") from None
+    return await room.commit(lobby.update_settings(room.data, msg.settings, rules.max_players))
+
+
+async def add_bot(room: Room, host: SeatRecord, msg: m.AddBot, command_id: str) -> int:
+    lobby.require_lobby(room.data, "only in the lobby, before the game starts")
+    limit = rules_from_settings(room.settings).max_players
+    data, _ = lobby.add_computer(room.data, msg.level, limit)
+    return await room.commit(data)
+
+
+async def set_bot_level(room: Room, host: SeatRecord, msg: m.SetBotLevel, command_id: str) -> int:
+    return await room.commit(lobby.set_bot_level(room.data, msg.player, msg.level))
+
+
+async def kick(room: Room, host: SeatRecord, msg: m.Kick, command_id: str) -> int:
+    online = room.fanout.online()
+    data = lobby.kick(room.data, host.id, msg.seat, m.DEFAULT_BOT_LEVEL, online)
+    version = await room.commit(data)
+    room.fanout.close_seat(msg.seat, Code.KICKED, "the host removed you from the room")
+    return version
+
+
+async def set_bot(room: Room, host: SeatRecord, msg: m.SetBot, command_id: str) -> int:
+    data = lobby.set_bot(room.data, msg.seat, msg.bot, m.DEFAULT_BOT_LEVEL)
+    version = await room.commit(data)
+    seat = room.data.seat(msg.seat)
+    if msg.bot and seat is not None and seat.autoplay:
+        room.notice(
+            NoticeCode.AUTOPLAYED,
+            f"A computer player plays for {seat.name} until they come back.",
+            seat.id,
+        )
+    return version
+
+
+async def transfer_host(room: Room, host: SeatRecord, msg: m.TransferHost, command_id: str) -> int:
+    return await room.commit(lobby.transfer_host(room.data, msg.seat))
+
+
+async def end_game(room: Room, host: SeatRecord, msg: m.EndGame, command_id: str) -> int:
+    """The engine ends the game (the leaders win); the log records it like any move."""
+    if not room.playing or room.state is None:
+        raise ServerError(Code.NOT_PLAYING, "no game is being played")
+    return await room.apply(EndGame(), command_id, host.id)
+
+
+async def rematch(room: Room, host: SeatRecord, msg: m.Rematch, command_id: str) -> int:
+    return await room.commit(lobby.rematch(room.data))
+
+
+# Message type → (host only, handler). Everything a socket can ask of a room, in one place.
+HANDLERS: dict[type[m.ClientModel], tuple[bool, Handler]] = {
+    m.GiveClue: (False, give_clue),
+    m.SubmitCards: (False, submit),
+    m.CastVote: (False, vote),
+    m.SetProfile: (False, set_profile),
+    m.Leave: (False, leave),
+    m.StartGame: (True, start),
+    m.UpdateSettings: (True, update_settings),
+    m.AddBot: (True, add_bot),
+    m.SetBotLevel: (True, set_bot_level),
+    m.Kick: (True, kick),
+    m.SetBot: (True, set_bot),
+    m.TransferHost: (True, transfer_host),
+    m.EndGame: (True, end_game),
+    m.Rematch: (True, rematch),
+}

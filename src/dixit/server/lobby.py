@@ -1,0 +1,210 @@
+"""Seats and lobby as pure functions: a room record and a request in, a new record out.
+
+Nothing here touches memory the room is using, the store or a socket: a function either
+returns the record the room should become or raises :class:`ServerError` (nothing changed).
+The room stores the new record and only then takes it (compute, store, swap).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Collection
+from typing import Any
+
+from dixit.protocol import messages as m
+from dixit.protocol.codes import ErrorCode as Code
+
+from .errors import ServerError
+from .records import RoomRecordData, SeatRecord
+
+
+def _with_seat(data: RoomRecordData, seat: SeatRecord) -> RoomRecordData:
+    seats = tuple(seat if s.id == seat.id else s for s in data.seats)
+    return dataclasses.replace(data, seats=seats)
+
+
+def _seat(data: RoomRecordData, seat_id: str) -> SeatRecord:
+    seat = data.seat(seat_id)
+    if seat is None:
+        raise ServerError(Code.UNKNOWN_SEAT, f"no seat {seat_id!r}")
+    return seat
+
+
+def require_lobby(data: RoomRecordData, message: str) -> None:
+    if data.status != "lobby":
+        raise ServerError(Code.NOT_IN_LOBBY, message, 409)
+
+
+def free_colour(data: RoomRecordData) -> str:
+    taken = {s.colour for s in data.seats}
+    return next((c for c in m.RABBIT_COLOURS if c not in taken), m.RABBIT_COLOURS[0])
+
+
+def add_person(
+    data: RoomRecordData, name: str, colour: str | None, token_hash: str, seat_limit: int
+) -> tuple[RoomRecordData, SeatRecord]:
+    """A new seat for a person; the first person is the host. Lobby only."""
+    require_lobby(data, "the game has started; watch instead")
+    if len(data.seats) >= seat_limit:
+        raise ServerError(Code.ROOM_FULL, "every seat is taken", 409)
+    if colour is not None and any(s.colour == colour for s in data.seats):
+        raise ServerError(Code.COLOUR_TAKEN, f"the {colour} rabbit is taken", 409)
+    seat = SeatRecord(
+        id=f"p{data.next_seat}",
+        name=name.strip() or "Player",
+        colour=colour or free_colour(data),
+        token_hash=token_hash,
+    )
+    new = dataclasses.replace(
+        data,
+        seats=(*data.seats, seat),
+        next_seat=data.next_seat + 1,
+        host=data.host if data.host is not None else seat.id,
+    )
+    return new, seat
+
+
+def add_computer(
+    data: RoomRecordData, level: m.BotLevel, seat_limit: int
+) -> tuple[RoomRecordData, SeatRecord]:
+    """A seat for a computer player of ``level``."""
+    if len(data.seats) >= seat_limit:
+        raise ServerError(Code.ROOM_FULL, "every seat is taken", 409)
+    number = sum(1 for s in data.seats if s.token_hash is None and s.is_bot) + 1
+    seat = SeatRecord(
+        id=f"p{data.next_seat}",
+        name=f"Robot {number}",
+        colour=free_colour(data),
+        token_hash=None,
+        is_bot=True,
+        bot_kind=level,
+    )
+    new = dataclasses.replace(data, seats=(*data.seats, seat), next_seat=data.next_seat + 1)
+    return new, seat
+
+
+def add_spectator(data: RoomRecordData, token_hash: str, limit: int) -> RoomRecordData:
+    if len(data.spectators) >= limit:
+        raise ServerError(Code.SPECTATORS, "too many spectators in this room", 409)
+    return dataclasses.replace(data, spectators=(*data.spectators, token_hash))
+
+
+def set_profile(
+    data: RoomRecordData, seat_id: str, name: str | None, colour: str | None
+) -> RoomRecordData:
+    seat = _seat(data, seat_id)
+    if colour is not None and colour != seat.colour:
+        if any(s.colour == colour for s in data.seats if s.id != seat.id):
+            raise ServerError(Code.COLOUR_TAKEN, f"the {colour} rabbit is taken")
+        seat = dataclasses.replace(seat, colour=colour)
+    if name is not None:
+        name = name.strip()
+        if not name:
+            raise ServerError(Code.MALFORMED, "a name cannot be blank")
+        seat = dataclasses.replace(seat, name=name)
+    return _with_seat(data, seat)
+
+
+def update_settings(
+    data: RoomRecordData, settings: m.RoomSettings, max_players: int
+) -> RoomRecordData:
+    """New settings (the seated computer players stay as they are). Lobby only."""
+    require_lobby(data, "only in the lobby, before the game starts")
+    if len(data.seats) > max_players:
+        raise ServerError(Code.ROOM_FULL, f"{len(data.seats)} seats are taken already")
+    kept: dict[str, Any] = {"bots": data.settings.get("bots", 0)}
+    return dataclasses.replace(data, settings={**settings.model_dump(mode="json"), **kept})
+
+
+def next_host(data: RoomRecordData, leaving: str, online: Collection[str]) -> str | None:
+    """A person still in the room, preferably one connected."""
+    people = [s for s in data.seats if s.id != leaving and s.person]
+    people.sort(key=lambda s: s.id not in online)
+    return people[0].id if people else None
+
+
+def remove_seat(
+    data: RoomRecordData, seat_id: str, level: m.BotLevel, online: Collection[str]
+) -> RoomRecordData:
+    """A person leaves or is kicked: in the lobby the seat goes; in a game a computer player
+    of ``level`` takes it for good (the token stops working). The host role passes on."""
+    seat = _seat(data, seat_id)
+    if data.status == "lobby":
+        seats = tuple(s for s in data.seats if s.id != seat_id)
+    else:
+        gone = dataclasses.replace(
+            seat, left=True, token_hash=None, is_bot=True, bot_kind=level, autoplay=False
+        )
+        seats = tuple(gone if s.id == seat_id else s for s in data.seats)
+    host = data.host
+    if host == seat_id:
+        host = next_host(data, seat_id, online)
+    return dataclasses.replace(data, seats=seats, host=host)
+
+
+def kick(
+    data: RoomRecordData, host_id: str, seat_id: str, level: m.BotLevel, online: Collection[str]
+) -> RoomRecordData:
+    target = _seat(data, seat_id)
+    if target.id == host_id:
+        raise ServerError(Code.UNKNOWN_SEAT, "to leave your own seat, use leave")
+    if data.status != "lobby" and target.token_hash is None:
+        raise ServerError(Code.NOT_IN_LOBBY, "a computer player keeps its seat until the end")
+    return remove_seat(data, seat_id, level, online)
+
+
+def set_bot(data: RoomRecordData, seat_id: str, bot: bool, level: m.BotLevel) -> RoomRecordData:
+    """The host lets a computer player play a person's seat, or gives it back."""
+    target = _seat(data, seat_id)
+    if not bot and target.token_hash is None:
+        raise ServerError(Code.UNKNOWN_SEAT, "no person holds this seat to give it back to")
+    seat = dataclasses.replace(
+        target,
+        is_bot=bot,
+        bot_kind=(target.bot_kind or level) if bot else None,
+        autoplay=bot and target.person,
+    )
+    return _with_seat(data, seat)
+
+
+def set_bot_level(data: RoomRecordData, seat_id: str, level: m.BotLevel) -> RoomRecordData:
+    target = _seat(data, seat_id)
+    if not target.is_bot:
+        raise ServerError(Code.NOT_A_BOT, "no computer player plays this seat")
+    return _with_seat(data, dataclasses.replace(target, bot_kind=level))
+
+
+def hand_to_computer(data: RoomRecordData, seat_id: str, level: m.BotLevel) -> RoomRecordData:
+    """The timer ran out on a person: the computer plays their seat until they come back."""
+    seat = _seat(data, seat_id)
+    if seat.is_bot or not seat.person:
+        return data
+    return _with_seat(data, dataclasses.replace(seat, is_bot=True, bot_kind=level, autoplay=True))
+
+
+def reclaim(data: RoomRecordData, seat_id: str) -> RoomRecordData:
+    """The person is back: they play their seat again."""
+    seat = _seat(data, seat_id)
+    if not (seat.is_bot and seat.person):
+        return data
+    return _with_seat(data, dataclasses.replace(seat, is_bot=False, bot_kind=None, autoplay=False))
+
+
+def transfer_host(data: RoomRecordData, seat_id: str) -> RoomRecordData:
+    target = data.seat(seat_id)
+    if target is None or not target.person:
+        raise ServerError(Code.UNKNOWN_SEAT, "the host must be a person in the room")
+    return dataclasses.replace(data, host=target.id)
+
+
+def rematch(data: RoomRecordData) -> RoomRecordData:
+    """Back to the lobby for the next game: same seats but those who left."""
+    if data.status != "over":
+        raise ServerError(Code.NOT_OVER, "a rematch follows a finished game")
+    return dataclasses.replace(
+        data,
+        status="lobby",
+        game_number=data.game_number + 1,
+        seats=tuple(s for s in data.seats if not s.left),
+        deadline=None,
+    )

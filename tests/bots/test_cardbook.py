@@ -1,0 +1,102 @@
+"""The card book: six-language reading, the concept lexicon, learned clues, cards without text."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from dixit.bots import LANGS, CardBook, make_bot
+from dixit.bots.players import ReadingBot
+from dixit.bots.text import forms, stem
+
+from .conftest import CAT, LIGHTHOUSE, six_language_card
+
+CLUES = {
+    "en": ("a storm at sea", "sleeping cat"),
+    "it": ("la tempesta", "il gatto dorme"),
+    "pl": ("burza na morzu", "śpiący kot"),
+    "es": ("la tormenta", "un gato dormido"),
+    "pt": ("a tempestade", "o gato a dormir"),
+    "fr": ("la tempête", "le chat endormi"),
+}
+
+
+@pytest.fixture
+def book() -> CardBook:
+    return CardBook.from_cards(
+        [six_language_card("deck-lighthouse", LIGHTHOUSE), six_language_card("deck-cat", CAT)]
+    )
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_clue_in_any_language_finds_its_card(book: CardBook, lang: str) -> None:
+    storm, cat = CLUES[lang]
+    cards = ["deck-lighthouse", "deck-cat"]
+    for level in ("easy", "medium", "strong"):
+        bot = make_bot(level, rng=random.Random(1), lang="en", book=book)
+        assert isinstance(bot, ReadingBot)
+        assert bot.rank(storm, cards)[0] == "deck-lighthouse", (level, storm)
+        assert bot.rank(cat, cards)[0] == "deck-cat", (level, cat)
+
+
+def test_parallel_texts_carry_a_clue_to_a_card_written_in_english_only() -> None:
+    """The lighthouse card's side-by-side lists teach that 'burza' is 'storm'; a card with only
+    English text then fits the Polish clue through that concept (not at the literal level)."""
+    english_only = {"id": "gen-storm", "title": "Night sea", "keywords": ["storm", "ship"]}
+    other = {"id": "gen-meadow", "title": "Meadow", "keywords": ["flowers", "bees"]}
+    cards = [six_language_card("deck-lighthouse", LIGHTHOUSE), english_only, other]
+    book = CardBook.from_cards(cards)
+    strong = make_bot("strong", rng=random.Random(1), lang="pl", book=book)
+    easy = make_bot("easy", rng=random.Random(1), lang="pl", book=book)
+    assert isinstance(strong, ReadingBot) and isinstance(easy, ReadingBot)
+    fits = book.fit("burza", ["gen-storm", "gen-meadow"], strong.skill.reading)
+    assert fits[0] > fits[1]
+    literal = book.fit("burza", ["gen-storm", "gen-meadow"], easy.skill.reading)
+    assert literal == [0.0, 0.0]
+
+
+def test_learned_clues_become_text_and_unknown_cards_join(book: CardBook) -> None:
+    assert book.fit("zeppelin", ["deck-cat"]) == [0.0]
+    book.learn("deck-cat", "zeppelin", "en")
+    assert book.fit("zeppelin", ["deck-cat", "deck-lighthouse"])[0] > 0
+    assert book.clues("deck-cat", "en") == ["zeppelin"]
+    assert "imported-abc" not in book
+    book.learn("imported-abc", "rainbow bridge", "it")
+    assert book.knows("imported-abc")
+    assert book.fit("ponte arcobaleno", ["imported-abc", "deck-cat"])[0] > 0
+    with pytest.raises(ValueError, match="unknown language"):
+        book.learn("deck-cat", "x", "de")
+
+
+def test_cards_without_text_are_played_by_the_weaker_strategy() -> None:
+    cards: list[dict[str, Any]] = [{"id": f"imported-{i:012x}"} for i in range(10)]
+    book = CardBook.from_cards(cards)
+    assert not book.readable and not book.knows(cards[0]["id"])
+    bot = make_bot("strong", rng=random.Random(2), lang="it", book=book)
+    assert isinstance(bot, ReadingBot)
+    hand = [c["id"] for c in cards[:6]]
+    card, clue = bot.choose_clue(hand, 4, 1, set(hand))
+    assert card in hand and clue  # an Italian word of our own vocabulary
+    assert sorted(bot.rank("qualcosa", hand)) == sorted(hand)
+
+
+def test_storyteller_clues_are_in_the_rooms_language(book: CardBook) -> None:
+    hand = ["deck-lighthouse", "deck-cat"]
+    for lang in LANGS:
+        bot = make_bot("strong", rng=random.Random(4), lang=lang, book=book)
+        assert isinstance(bot, ReadingBot)
+        card, clue = bot.choose_clue(hand, 5, 1, set(hand))
+        offered = [phrase for _, phrase, _ in book.phrases(card, lang)]
+        assert clue in offered, (lang, clue)
+
+
+def test_stemmers_join_inflected_forms() -> None:
+    assert stem("tempeste", "it") == stem("tempesta", "it")
+    assert stem("książkami", "pl")[:5] == stem("książki", "pl")[:5]
+    assert stem("lumières", "fr") == stem("lumière", "fr")
+    assert stem("dreaming", "en") == stem("dreams", "en")
+    assert stem("tormentas", "es") == stem("tormenta", "es")
+    assert stem("tempestades", "pt") == stem("tempestade", "pt")
+    assert "~tempe" in forms("tempestuoso")

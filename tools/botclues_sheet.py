@@ -1,0 +1,85 @@
+"""A picture of strong computer players' clues: cards with the clue told for each, in two languages.
+
+For each of ``--cards`` cards of an illustrated deck (seeded choice) the strong storyteller picks
+its clue in English and in Italian, as in a 5-player game (the other players' cards imagined from
+the rest of the deck). Writes a JPEG contact sheet and prints the clues as JSON lines.
+
+    .venv/bin/python tools/botclues_sheet.py --out docs/bots-clues.jpg
+    .venv/bin/python tools/botclues_sheet.py --meta /work/data/meta --curation curation.json \\
+        --previews /work/data/previews --out /tmp/sheet.jpg      # before the decks are built
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import textwrap
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+
+from bots import illustrated, load_decks  # noqa: E402
+from dixit.bots import CardBook, make_bot  # noqa: E402
+from dixit.bots.players import ReadingBot  # noqa: E402
+from dixit.decks.library import builtin_root  # noqa: E402
+
+FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+CELL_W, IMG_H, TEXT_H = 240, 360, 92
+
+
+def image_of(card: dict[str, object], slug: str, previews: Path | None) -> Image.Image:
+    if previews is not None:
+        plate = int(card["source"]["plate"])  # type: ignore[index]
+        return Image.open(previews / f"{plate:03}.png")
+    return Image.open(builtin_root() / slug / f"{card['id']}.webp")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--meta", type=Path)
+    parser.add_argument("--curation", type=Path)
+    parser.add_argument("--previews", type=Path)
+    parser.add_argument("--cards", type=int, default=12)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--langs", default="en,it")
+    args = parser.parse_args()
+    langs = args.langs.split(",")
+    slug, cards = next(iter(illustrated(load_decks(args.meta, args.curation)).items()))
+    book = CardBook.from_cards(cards)
+    rng = random.Random(args.seed)
+    chosen = rng.sample(cards, args.cards)
+    font = ImageFont.truetype(FONT, 13)
+    cols = 4
+    rows = (len(chosen) + cols - 1) // cols
+    sheet = Image.new("RGB", (cols * CELL_W, rows * (IMG_H + TEXT_H)), "white")
+    draw = ImageDraw.Draw(sheet)
+    for n, card in enumerate(chosen):
+        hand = [card["id"], *rng.sample([c["id"] for c in cards if c is not card], 5)]
+        told = {}
+        for lang in langs:
+            bot = make_bot("strong", rng=random.Random(f"{args.seed}/{n}/{lang}"), lang=lang,
+                           book=book)  # fmt: skip
+            assert isinstance(bot, ReadingBot)
+            _, told[lang] = bot.choose_clue([card["id"]], 5, 1, set(hand))
+        print(json.dumps({"card": card["id"], **told}, ensure_ascii=False))
+        x, y = (n % cols) * CELL_W, (n // cols) * (IMG_H + TEXT_H)
+        picture = image_of(card, slug, args.previews).convert("RGB")
+        picture.thumbnail((CELL_W - 10, IMG_H - 6))
+        sheet.paste(picture, (x + (CELL_W - picture.width) // 2, y + 4))
+        lines: list[str] = []
+        for lang in langs:
+            lines += textwrap.wrap(f"{lang.upper()}: {told[lang]}", 32)[:2]
+        draw.multiline_text((x + 8, y + IMG_H + 4), "\n".join(lines), fill="black", font=font)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    sheet.save(args.out, quality=82)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
