@@ -39,7 +39,7 @@ from dixit.pubsub import PubSub
 from dixit.storage import EventStore, RoomRecord, StoredEvent, VersionConflict
 
 from . import handlers, lobby
-from .autoplay import Autoplay, plan_deadline, readable
+from .autoplay import Autoplay, plan_deadline
 from .cards import CardSource, UnknownDeck
 from .config import ServerConfig
 from .connection import Connection
@@ -47,6 +47,7 @@ from .errors import ServerError
 from .fanout import Fanout, you
 from .follow import Follower
 from .records import RoomRecordData, SeatRecord
+from .shelf import readable
 from .tokens import token_hash
 
 log = logging.getLogger("dixit.server")
@@ -156,7 +157,7 @@ class Room:
     def _take_game(self, state: GameState | None, events: Sequence[Event]) -> None:
         self.state = state
         self.log.extend(events)
-        self.autoplay.learn(events)
+        self.autoplay.shelf.learn(events)
 
     async def commit(self, data: RoomRecordData) -> int:
         """Store a new room record, then take it and tell everyone."""
