@@ -36,6 +36,7 @@ from dixit.storage import VersionConflict
 
 from . import lobby
 from .records import DeadlineRecord, RoomRecordData, SeatRecord
+from .roomview import bot_level
 from .shelf import Shelf
 
 if TYPE_CHECKING:
@@ -51,6 +52,7 @@ PACE: dict[Phase, tuple[float, float]] = {
     Phase.SUBMIT: (1.5, 4.0),
     Phase.VOTE: (1.0, 3.0),
 }
+GAP = (0.2, 0.6)  # seconds at least between two computer players' moves (scaled too)
 
 
 def plan_deadline(
@@ -79,6 +81,7 @@ class Autoplay:
         self._bots: dict[tuple[str, str], Bot] = {}
         self._due: dict[tuple[str, int, str], float] = {}
         self._claim_opened: tuple[tuple[int, int], float] | None = None
+        self._next_after = 0.0  # computer players do not all act in the same instant
 
     @property
     def scale(self) -> float:
@@ -112,7 +115,7 @@ class Autoplay:
         state = room.state
         assert state is not None
         view = player_view(state, seat.id)
-        level = seat.bot_kind if seat.bot_kind in m.BOT_LEVELS else m.DEFAULT_BOT_LEVEL
+        level = bot_level(seat) or m.DEFAULT_BOT_LEVEL
         try:
             bot = self._bots.get((seat.id, level))
             if bot is None:
@@ -140,14 +143,14 @@ class Autoplay:
         if not movers:
             return None
         claim = state.phase is Phase.CLUE and state.storyteller is None
-        opened = 0.0
+        opened = self._next_after
         if claim:
             round_key = (room.data.game_number, state.round)
             if self._claim_opened is None or self._claim_opened[0] != round_key:
                 self._claim_opened = (round_key, now)
             people = any(s.person and not s.is_bot for s in room.data.seats)
             if people:
-                opened = self._claim_opened[1] + CLAIM_WAIT_S * self.scale
+                opened = max(opened, self._claim_opened[1] + CLAIM_WAIT_S * self.scale)
         best: tuple[float, SeatRecord] | None = None
         for seat in movers:
             key = (seat.id, state.round, state.phase.value)
@@ -186,6 +189,8 @@ class Autoplay:
                     if command is None:
                         return
                     await self._play(seat.id, command, f"bot:{seat.id}")
+                    gap = random.Random(f"{room.data.seed}:{room.version}:gap").uniform(*GAP)
+                    self._next_after = time.monotonic() + gap * self.scale
         finally:
             if self._runner is asyncio.current_task():
                 self._runner = None
