@@ -280,11 +280,6 @@ class Room:
     def _tell_reclaimed(self, seat: SeatRecord) -> None:
         self.notice(NoticeCode.RECLAIMED, f"{seat.name} is back and plays again.", seat.id)
 
-    async def notify_joined(self) -> None:
-        """After an HTTP join or spectate (already saved): tell the room."""
-        self._send_room()
-        await self.follower.publish(self.data.game_number, self.version)
-
     # ------------------------------------------------------------------ commands
 
     async def handle(self, conn: Connection, msg: m.ClientModel) -> None:
