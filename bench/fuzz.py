@@ -543,13 +543,13 @@ def serve() -> tuple[subprocess.Popen[bytes], str, tempfile.TemporaryDirectory[s
 
 
 def main() -> int:
+    global WAIT_S
     parser = argparse.ArgumentParser(description="Fuzz a Dixit server with hostile input.")
     parser.add_argument("--url", help="a running server (default: start one on 127.0.0.1)")
     parser.add_argument("--examples", type=int, default=2000, help="inputs of each kind")
     parser.add_argument("--wait", type=float, default=WAIT_S, help="seconds an answer may take")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    global WAIT_S
     WAIT_S = args.wait
     proc = None
     if args.url:

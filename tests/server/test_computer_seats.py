@@ -128,9 +128,9 @@ def test_votes_and_submissions_come_at_a_varied_human_pace(paced: ServerProcess)
             for item in message["events"]:
                 if item["event"]["type"] == "CardsSubmitted":
                     arrivals.append(loop.time() - start)
-        # Each bot waits 1.5-4 s x 0.2 on its own: none at once, not all at the same moment.
+        # Each bot takes 1.5-4 s x 0.2 on its own, and never acts within 0.2 s x 0.2 of another.
         assert arrivals[0] >= 0.25
-        assert arrivals[-1] - arrivals[0] > 0.01
+        assert arrivals[-1] - arrivals[0] >= 0.07
         await host.close()
 
     asyncio.run(main())

@@ -37,7 +37,7 @@ def test_clues_of_finished_rounds_are_learned_now_and_after_a_rematch(tmp_path: 
             await asyncio.sleep(0.05)
         told = [(e.storyteller_card, e.clue) for e in room.log if isinstance(e, RoundScored)]
         assert len(told) == 2
-        book = room.autoplay.book
+        book = room.autoplay.shelf.book
         assert book is not None
         for card, clue in told:
             assert clue in book.clues(card, "it")
@@ -45,10 +45,10 @@ def test_clues_of_finished_rounds_are_learned_now_and_after_a_rematch(tmp_path: 
         async with room.lock:
             await handlers.rematch(room, host, m.Rematch(id="again"), "again")
             await handlers.start(room, host, m.StartGame(id="start2"), "start2")
-        while room.autoplay.book is book or room.autoplay.book is None:
+        while room.autoplay.shelf.book is book or room.autoplay.shelf.book is None:
             await asyncio.sleep(0.05)
         for card, clue in told:
-            assert clue in room.autoplay.book.clues(card, "it")
+            assert clue in room.autoplay.shelf.book.clues(card, "it")
         await hub.stop()
         await store.close()
         await pubsub.close()

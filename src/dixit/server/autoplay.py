@@ -9,8 +9,7 @@ room with a person, no computer player claims the opening clue (``first_storytel
 When a phase timer runs out, the late players' moves are made by a computer player and their
 seats stay with it (``autoplay``) until they come back (see :mod:`.lobby`).
 
-Every clue told in a finished round is public: the room's card book learns it (and, when the
-book is first built, every finished round of the room's earlier games in the store).
+What computer players read about the cards, and learn from play, is :mod:`.shelf`'s.
 """
 
 from __future__ import annotations
@@ -19,29 +18,26 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from dixit.bots import Bot, CardBook, RandomBot, make_bot
+from dixit.bots import Bot, RandomBot, make_bot
 from dixit.engine import (
     Command,
-    Event,
     GameError,
     GameState,
     Phase,
-    RoundScored,
     legal_actions,
     player_view,
     waiting_for,
 )
-from dixit.engine.serialize import event_from_json
 from dixit.protocol import messages as m
 from dixit.protocol.codes import NoticeCode
 from dixit.storage import VersionConflict
 
 from . import lobby
-from .cards import CardSource
 from .records import DeadlineRecord, RoomRecordData, SeatRecord
+from .roomview import bot_level
+from .shelf import Shelf
 
 if TYPE_CHECKING:
     from .room import Room
@@ -56,6 +52,7 @@ PACE: dict[Phase, tuple[float, float]] = {
     Phase.SUBMIT: (1.5, 4.0),
     Phase.VOTE: (1.0, 3.0),
 }
+GAP = (0.2, 0.6)  # seconds at least between two computer players' moves (scaled too)
 
 
 def plan_deadline(
@@ -74,110 +71,41 @@ def plan_deadline(
     return DeadlineRecord(state.phase.value, state.round, state.version, at_ms, seconds)
 
 
-def card_dicts(cards: CardSource, card_ids: Sequence[str]) -> list[dict[str, Any]]:
-    """deck.json card dicts (id and metadata) of ``card_ids`` (no text where none is known)."""
-    library = getattr(cards, "library", None)
-    found: dict[str, dict[str, Any]] = {}
-    if library is not None:
-        for slug in sorted({cid.rsplit("-", 1)[0] for cid in card_ids}):
-            try:
-                deck = library.get(slug)
-            except (KeyError, OSError, ValueError):
-                continue
-            for card in deck.cards:
-                found[card.id] = {"id": card.id, **(card.metadata or {})}
-    return [found.get(cid, {"id": cid}) for cid in card_ids]
-
-
-def readable(cards: CardSource, card_ids: Sequence[str]) -> bool:
-    """Do computer players have text to read about these cards?"""
-    return any(len(d) > 1 for d in card_dicts(cards, card_ids))
-
-
 class Autoplay:
     def __init__(self, room: Room) -> None:
         self.room = room
         self._timer: asyncio.Task[None] | None = None
         self._timer_for: DeadlineRecord | None = None
         self._runner: asyncio.Task[None] | None = None
-        self._book: CardBook | None = None
-        self._book_for: int | None = None
-        self._book_task: asyncio.Task[CardBook] | None = None
+        self.shelf = Shelf(room)
         self._bots: dict[tuple[str, str], Bot] = {}
         self._due: dict[tuple[str, int, str], float] = {}
         self._claim_opened: tuple[tuple[int, int], float] | None = None
+        self._next_after = 0.0  # computer players do not all act in the same instant
 
     @property
     def scale(self) -> float:
         return self.room.services.config.bot_delay_s
 
     def shutdown(self) -> None:
-        for task in (self._timer, self._runner, self._book_task):
+        for task in (self._timer, self._runner):
             if task is not None:
                 task.cancel()
+        self.shelf.shutdown()
 
     def after_change(self) -> None:
         """Re-arm the timer and wake the computer players after any change."""
         if self.room.closed:
             return
-        self._prepare()
+        self.shelf.prepare()
         self._arm_timer()
         self._schedule()
 
     def new_game(self) -> None:
-        self._book = None
+        self.shelf.new_game()
         self._bots.clear()
         self._due.clear()
         self._claim_opened = None
-
-    # ------------------------------------------------------------------ learning
-
-    @property
-    def book(self) -> CardBook | None:
-        """The card book of the current game, once a computer player has needed it."""
-        return self._book
-
-    def learn(self, events: Sequence[Event]) -> None:
-        """Finished rounds' clues, told for the storyteller's card (public once scored)."""
-        if self._book is None:
-            return
-        lang = self.room.settings.language
-        for event in events:
-            if isinstance(event, RoundScored):
-                self._book.learn(event.storyteller_card, event.clue, lang)
-
-    def _prepare(self) -> None:
-        """Start building this game's card book as soon as a computer player sits in it."""
-        room = self.room
-        if room.data.status != "playing" or not any(s.is_bot for s in room.data.seats):
-            return
-        game = room.data.game_number
-        if self._book_task is None or self._book_for != game:
-            self._book_for = game
-            self._book_task = asyncio.get_running_loop().create_task(self._build_book(game))
-
-    async def _ensure_book(self) -> CardBook:
-        self._prepare()
-        assert self._book_task is not None
-        return await asyncio.shield(self._book_task)
-
-    async def _build_book(self, game: int) -> CardBook:
-        """The room's card book (in a worker thread), fed the room's finished rounds."""
-        room = self.room
-        cards = card_dicts(room.services.cards, room.deck_ids())
-        book = await asyncio.to_thread(CardBook.from_cards, cards)
-        lang = room.settings.language
-        for number in range(1, game):
-            for stored in await room.services.store.read(f"{room.code}:{number}"):
-                event = event_from_json(stored.data)
-                if isinstance(event, RoundScored):
-                    book.learn(event.storyteller_card, event.clue, lang)
-        if room.data.game_number == game:
-            for event in room.log:
-                if isinstance(event, RoundScored):
-                    book.learn(event.storyteller_card, event.clue, lang)
-            self._book = book
-        return book
 
     # ------------------------------------------------------------------ deciding
 
@@ -187,11 +115,11 @@ class Autoplay:
         state = room.state
         assert state is not None
         view = player_view(state, seat.id)
-        level = seat.bot_kind if seat.bot_kind in m.BOT_LEVELS else m.DEFAULT_BOT_LEVEL
+        level = bot_level(seat) or m.DEFAULT_BOT_LEVEL
         try:
             bot = self._bots.get((seat.id, level))
             if bot is None:
-                book = await self._ensure_book()
+                book = await self.shelf.book_for_game()
                 rng = random.Random(f"{room.data.seed}:{room.data.game_number}:{seat.id}")
                 bot = make_bot(level, rng=rng, lang=room.settings.language, book=book)
                 self._bots[(seat.id, level)] = bot
@@ -215,14 +143,14 @@ class Autoplay:
         if not movers:
             return None
         claim = state.phase is Phase.CLUE and state.storyteller is None
-        opened = 0.0
+        opened = self._next_after
         if claim:
             round_key = (room.data.game_number, state.round)
             if self._claim_opened is None or self._claim_opened[0] != round_key:
                 self._claim_opened = (round_key, now)
             people = any(s.person and not s.is_bot for s in room.data.seats)
             if people:
-                opened = self._claim_opened[1] + CLAIM_WAIT_S * self.scale
+                opened = max(opened, self._claim_opened[1] + CLAIM_WAIT_S * self.scale)
         best: tuple[float, SeatRecord] | None = None
         for seat in movers:
             key = (seat.id, state.round, state.phase.value)
@@ -261,6 +189,8 @@ class Autoplay:
                     if command is None:
                         return
                     await self._play(seat.id, command, f"bot:{seat.id}")
+                    gap = random.Random(f"{room.data.seed}:{room.version}:gap").uniform(*GAP)
+                    self._next_after = time.monotonic() + gap * self.scale
         finally:
             if self._runner is asyncio.current_task():
                 self._runner = None

@@ -28,7 +28,6 @@ from dixit.engine import (
     evolve,
     execute,
     replay,
-    waiting_for,
 )
 from dixit.engine.serialize import event_from_json, event_to_json
 from dixit.protocol import messages as m
@@ -39,7 +38,7 @@ from dixit.pubsub import PubSub
 from dixit.storage import EventStore, RoomRecord, StoredEvent, VersionConflict
 
 from . import handlers, lobby
-from .autoplay import Autoplay, plan_deadline, readable
+from .autoplay import Autoplay, plan_deadline
 from .cards import CardSource, UnknownDeck
 from .config import ServerConfig
 from .connection import Connection
@@ -47,6 +46,8 @@ from .errors import ServerError
 from .fanout import Fanout, you
 from .follow import Follower
 from .records import RoomRecordData, SeatRecord
+from .roomview import room_view
+from .shelf import readable
 from .tokens import token_hash
 
 log = logging.getLogger("dixit.server")
@@ -156,7 +157,7 @@ class Room:
     def _take_game(self, state: GameState | None, events: Sequence[Event]) -> None:
         self.state = state
         self.log.extend(events)
-        self.autoplay.learn(events)
+        self.autoplay.shelf.learn(events)
 
     async def commit(self, data: RoomRecordData) -> int:
         """Store a new room record, then take it and tell everyone."""
@@ -230,41 +231,12 @@ class Room:
         return self._readable[1]
 
     def room_state(self) -> m.RoomState:
-        online = self.fanout.online()
-        deadline = None
-        d = self.data.deadline
-        if d is not None and self.state is not None:
-            deadline = m.Deadline(
-                phase=d.phase,  # type: ignore[arg-type]
-                version=d.version,
-                at=d.at_ms,
-                seconds=d.seconds,
-                players=list(waiting_for(self.state)),
-            )
-        return m.RoomState(
-            code=self.code,
-            status=self.data.status,  # type: ignore[arg-type]
-            game_number=self.data.game_number,
-            host=self.data.host,
-            seats=[
-                m.Seat(
-                    id=s.id,
-                    name=s.name,
-                    colour=s.colour,  # type: ignore[arg-type]
-                    is_host=s.id == self.data.host,
-                    is_bot=s.is_bot,
-                    bot_kind=s.bot_kind if s.is_bot else None,
-                    bot_level=_level(s),
-                    connected=s.id in online,
-                    left=s.left,
-                    autoplay=s.is_bot and s.person,
-                )
-                for s in self.data.seats
-            ],
+        return room_view(
+            self.data,
+            self.settings,
+            self.state,
+            online=self.fanout.online(),
             spectators=self.fanout.spectators(),
-            settings=self.settings,
-            deadline=deadline,
-            version=self.version,
             bots_can_read=self.bots_can_read(),
         )
 
@@ -307,11 +279,6 @@ class Room:
 
     def _tell_reclaimed(self, seat: SeatRecord) -> None:
         self.notice(NoticeCode.RECLAIMED, f"{seat.name} is back and plays again.", seat.id)
-
-    async def notify_joined(self) -> None:
-        """After an HTTP join or spectate (already saved): tell the room."""
-        self._send_room()
-        await self.follower.publish(self.data.game_number, self.version)
 
     # ------------------------------------------------------------------ commands
 
@@ -383,12 +350,3 @@ class Room:
         if host_only and seat.id != self.data.host:
             raise ServerError(Code.NOT_HOST, "only the host can do that", 403)
         return await handler(self, seat, msg, command_id)
-
-
-def _level(seat: SeatRecord) -> m.BotLevel | None:
-    if not seat.is_bot:
-        return None
-    for level in m.BOT_LEVELS:
-        if seat.bot_kind == level:
-            return level
-    return m.DEFAULT_BOT_LEVEL

@@ -1,0 +1,70 @@
+"""The public state of a room (``RoomState``) from its record: what every socket and
+``GET /api/rooms/{code}`` show. No tokens, no cards."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from dixit.engine import GameState, waiting_for
+from dixit.protocol import messages as m
+
+from .records import RoomRecordData, SeatRecord
+
+
+def room_view(
+    data: RoomRecordData,
+    settings: m.RoomSettings,
+    state: GameState | None,
+    *,
+    online: Collection[str],
+    spectators: int,
+    bots_can_read: bool,
+) -> m.RoomState:
+    deadline = None
+    d = data.deadline
+    if d is not None and state is not None:
+        deadline = m.Deadline(
+            phase=d.phase,  # type: ignore[arg-type]
+            version=d.version,
+            at=d.at_ms,
+            seconds=d.seconds,
+            players=list(waiting_for(state)),
+        )
+    return m.RoomState(
+        code=data.code,
+        status=data.status,  # type: ignore[arg-type]
+        game_number=data.game_number,
+        host=data.host,
+        seats=[seat_view(s, data.host, s.id in online) for s in data.seats],
+        spectators=spectators,
+        settings=settings,
+        deadline=deadline,
+        version=state.version if state is not None else 0,
+        bots_can_read=bots_can_read,
+    )
+
+
+def seat_view(seat: SeatRecord, host: str | None, connected: bool) -> m.Seat:
+    return m.Seat(
+        id=seat.id,
+        name=seat.name,
+        colour=seat.colour,  # type: ignore[arg-type]
+        is_host=seat.id == host,
+        is_bot=seat.is_bot,
+        bot_kind=seat.bot_kind if seat.is_bot else None,
+        bot_level=bot_level(seat),
+        connected=connected,
+        left=seat.left,
+        autoplay=seat.is_bot and seat.person,
+    )
+
+
+def bot_level(seat: SeatRecord) -> m.BotLevel | None:
+    """The level of the computer player in ``seat`` (an unknown stored kind reads as the
+    default level), or None for a person."""
+    if not seat.is_bot:
+        return None
+    for level in m.BOT_LEVELS:
+        if seat.bot_kind == level:
+            return level
+    return m.DEFAULT_BOT_LEVEL
