@@ -134,7 +134,8 @@ def accuracy(
     table_out: dict[str, dict[str, Any]] = {}
     for (level, lang), (k, n) in sorted(hits.items()):
         table_out.setdefault(level, {})[lang] = round(k / n, 3)
-    counts = {lang: sum(1 for r in clues if r["lang"] == lang) for lang in LANGS}
+    used = [r for r in clues if int(r["plate"]) in plates]
+    counts = {lang: sum(1 for r in used if r["lang"] == lang) for lang in LANGS}
     return {
         "clues": len(clues) - skipped,
         "skipped": skipped,
@@ -162,7 +163,9 @@ def _rates(tally: Tally) -> dict[str, Any]:
     return {level: stats.as_dict() for level, stats in tally.levels.items()}
 
 
-def tell(decks: Mapping[str, list[dict[str, Any]]], games: int, seed: int) -> dict[str, Any]:
+def tell(
+    decks: Mapping[str, list[dict[str, Any]]], games: int, seed: int, langs: Iterable[str] = LANGS
+) -> dict[str, Any]:
     """Tables of strong bots only: per language and per player count."""
     out: dict[str, Any] = {}
     for slug, cards in illustrated(decks).items():
@@ -170,7 +173,7 @@ def tell(decks: Mapping[str, list[dict[str, Any]]], games: int, seed: int) -> di
         deck = [c["id"] for c in cards]
         per_lang: dict[str, Any] = {}
         every = Tally()
-        for lang in LANGS:
+        for lang in langs:
             tally = Tally()
             for g in range(games):
                 players = 4 + g % 3
@@ -287,6 +290,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--only", nargs="*", default=["accuracy", "tell", "arena", "latency", "memory"]
     )
+    parser.add_argument("--langs", default=",".join(LANGS), help="languages of the tell tables")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     decks = load_decks(args.meta, args.curation)
@@ -296,7 +300,7 @@ def main(argv: list[str] | None = None) -> int:
     if "accuracy" in args.only:
         out["accuracy"] = accuracy(decks, read_clues(args.clues), args.lineups, args.seed)
     if "tell" in args.only:
-        out["tell"] = tell(decks, args.games, args.seed)
+        out["tell"] = tell(decks, args.games, args.seed, args.langs.split(","))
     if "arena" in args.only:
         out["arena"] = arena(decks, args.games * 2, args.seed)
     if "latency" in args.only:
