@@ -227,11 +227,14 @@ class ReadingBot:
         hands = rest[draws]  # (tables, others, hand)
         noisy = hands + gen.gumbel(size=hands.shape) * noise
         order = np.argsort(-noisy, axis=2)[:, :, :per_player]
-        decoys = np.take_along_axis(hands, order, axis=2).reshape(skill.tables, -1)
-        table = np.concatenate([np.full((skill.tables, 1), mine), decoys], axis=1)
-        weights = np.exp((table - 1.0) / noise)
-        p = weights[:, 0] / weights.sum(axis=1)  # (tables,)
-        size = table.shape[1]
-        each = readers[None, :] * p[:, None] + (1.0 - readers[None, :]) / size  # (tables, others)
+        decoys = np.take_along_axis(hands, order, axis=2)  # (tables, others, per_player)
+        top_of = np.maximum(np.maximum(decoys.max(axis=(1, 2)), mine), 1e-9)  # as listeners see it
+        w_mine = np.exp((mine / top_of - 1.0) / noise)  # (tables,)
+        w_decoys = np.exp((decoys / top_of[:, None, None] - 1.0) / noise)
+        total = w_mine + w_decoys.sum(axis=(1, 2))
+        # Each listener votes among the table less its own card(s).
+        p = w_mine[:, None] / (total[:, None] - w_decoys.sum(axis=2))  # (tables, others)
+        choices = 1 + (others - 1) * per_player
+        each = readers[None, :] * p + (1.0 - readers[None, :]) / choices
         some = 1.0 - each.prod(axis=1) - (1.0 - each).prod(axis=1)
         return float(some.mean())
