@@ -220,6 +220,8 @@ class ReadingBot:
             return 0.0
         fits = fits / top
         mine, rest = fits[0], fits[1:]
+        if not len(rest):  # no other card to imagine: every reader would find it
+            return 0.0
         seed = self.rng.getrandbits(32)
         gen = np.random.default_rng(seed)
         hand = min(HAND, len(rest))
