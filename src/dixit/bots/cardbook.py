@@ -154,7 +154,7 @@ class CardBook:
     def _add(self, i: int, name: str, item: str, lang: str) -> None:
         for word in content_words(item):
             self._post(stem(word, lang), i, name, 1.0)
-            pre = prefix_form(word, lang)
+            pre = prefix_form(word)
             if pre is not None:
                 self._post(pre, i, name, PREFIX_SHARE)
 
