@@ -51,6 +51,12 @@ class Reading:
     learned: bool = True  # clues told for the card in past rounds
     semantic: float = SEMANTIC_WEIGHT  # weight of the word-vector likeness (0: words only)
 
+    @property
+    def key(self) -> tuple[object, ...]:
+        """A hashable value equal for equal readings (cache key)."""
+        weights = tuple(sorted(self.weights.items()))
+        return (weights, self.concepts, self.associations, self.learned, self.semantic)
+
 
 FULL = Reading(
     {
@@ -201,9 +207,10 @@ class CardBook:
 
     def _refresh(self) -> None:
         self._stale = False
-        self._fits: dict[tuple[str, int], npt.NDArray[np.float64]] = {}
+        self._fits: dict[tuple[str, tuple[object, ...]], npt.NDArray[np.float64]] = {}
         self._postings: dict[
-            int, dict[str, tuple[npt.NDArray[np.intp], npt.NDArray[np.float64]] | None]
+            tuple[object, ...],
+            dict[str, tuple[npt.NDArray[np.intp], npt.NDArray[np.float64]] | None],
         ] = {}
         n = max(len(self._cards), 1)
         self._idf = {f: math.log(1.0 + n / len(posts)) for f, posts in self._index.items()}
@@ -295,7 +302,7 @@ class CardBook:
         """:meth:`fit` for every card of the book, in book order (cached until it learns)."""
         if self._stale:
             self._refresh()
-        key = (clue, id(reading))
+        key = (clue, reading.key)
         found = self._fits.get(key)
         if found is not None:
             return found
@@ -325,7 +332,7 @@ class CardBook:
         self, form: str, reading: Reading
     ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float64]] | None:
         """Cards having ``form`` and its weight in each (field weights x idf), cached."""
-        cache = self._postings.setdefault(id(reading), {})
+        cache = self._postings.setdefault(reading.key, {})
         if form in cache:
             return cache[form]
         posts = self._index.get(form)
