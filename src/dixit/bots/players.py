@@ -29,7 +29,7 @@ SALIENCE = 0.15  # how much a central phrase is preferred over a peripheral one 
 PRIOR_READER = 0.9  # how reliably an unknown player is expected to read
 PRIOR_VOTES = 4.0  # weight of that expectation, in votes
 SLOPPY_NOISE = 0.12  # extra model noise at a table of random readers
-MODEL_ACCURACY = 0.7  # how often a reader like the model finds the card (typical tables)
+MODEL_ACCURACY = 0.6  # how often a reader like the model finds the card (typical tables)
 
 
 def reliabilities(view: PlayerView, others: list[str]) -> list[float]:
@@ -189,9 +189,10 @@ class ReadingBot:
         if len(pool) < HAND:
             pool = [c for c in self.book.ids if c not in hand]
         trust = np.array(readers if readers is not None else [PRIOR_READER] * (players - 1))
+        seed = self.rng.getrandbits(32)  # the same imagined tables for every candidate
         scored = [
             (
-                self.success(card, clue, pool, trust, per_player) + SALIENCE * salience,
+                self.success(card, clue, pool, trust, per_player, seed) + SALIENCE * salience,
                 self.rng.random(),
                 card,
                 clue,
@@ -203,7 +204,7 @@ class ReadingBot:
 
     def success(
         self, card: str, clue: str, pool: list[str], readers: npt.NDArray[np.float64],
-        per_player: int,
+        per_player: int, seed: int,
     ) -> float:  # fmt: skip
         """Estimated chance that some but not all of the other players find ``card``.
 
@@ -222,7 +223,6 @@ class ReadingBot:
         mine, rest = fits[0], fits[1:]
         if not len(rest):  # no other card to imagine: every reader would find it
             return 0.0
-        seed = self.rng.getrandbits(32)
         gen = np.random.default_rng(seed)
         hand = min(HAND, len(rest))
         draws = gen.integers(0, len(rest), size=(skill.tables, others, hand))
