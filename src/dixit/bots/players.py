@@ -71,7 +71,7 @@ class Skill:
     decoy_noise: float
     tell_cards: int  # how many hand cards it considers telling about
     tell_clues: int  # candidate clues per card
-    tables: int  # simulated tables per candidate (0: no simulation, first literal candidate)
+    tables: int  # simulated tables per candidate (0: no simulation, a candidate at random)
     model_noise: float = 0.12  # how noisily it expects the others to read
     adapts: bool = False  # reads the other players' past votes to judge how well they read
 
