@@ -52,7 +52,9 @@ ROOT = Path(__file__).resolve().parents[1]
 LINEUP = 6
 
 
-def load_decks(meta: Path | None, curation: Path | None = None) -> dict[str, list[dict[str, Any]]]:
+def load_decks(
+    meta: Path | None, curation: Path | None = None, root: Path | None = None
+) -> dict[str, list[dict[str, Any]]]:
     """Deck name -> card dicts: every built-in deck, or the metadata folder (split into the
     decks of a curation file ``{"cards": [{"plate", "deck"}]}`` when given)."""
     if meta is not None:
@@ -76,7 +78,7 @@ def load_decks(meta: Path | None, curation: Path | None = None) -> dict[str, lis
                 split.setdefault(slug, []).append(card)
         return dict(sorted(split.items()))
     decks = {}
-    for path in sorted(builtin_root().glob("*/deck.json")):
+    for path in sorted((root or builtin_root()).glob("*/deck.json")):
         deck = json.loads(path.read_text("utf-8"))
         decks[deck["slug"]] = deck["cards"]
     return decks
@@ -372,6 +374,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--meta", type=Path, help="per-plate metadata folder instead of the decks")
     parser.add_argument("--curation", type=Path, help="with --meta: which plate is in which deck")
+    parser.add_argument("--decks-dir", type=Path, help="folder of <slug>/deck.json (built-in)")
     parser.add_argument("--lineups", type=int, default=5)
     parser.add_argument("--games", type=int, default=12, help="games per language (tell)")
     parser.add_argument("--arena-games", type=int, help="arena games per deck (2 x --games)")
@@ -388,7 +391,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.markdown is not None:
         print(markdown(json.loads(args.markdown.read_text("utf-8"))))
         return 0
-    decks = load_decks(args.meta, args.curation)
+    decks = load_decks(args.meta, args.curation, args.decks_dir)
     out: dict[str, Any] = {}
     if "memory" in args.only:  # first: the peak before games inflate it
         out["memory"] = memory(decks)
