@@ -52,7 +52,9 @@ ROOT = Path(__file__).resolve().parents[1]
 LINEUP = 6
 
 
-def load_decks(meta: Path | None, curation: Path | None = None) -> dict[str, list[dict[str, Any]]]:
+def load_decks(
+    meta: Path | None, curation: Path | None = None, root: Path | None = None
+) -> dict[str, list[dict[str, Any]]]:
     """Deck name -> card dicts: every built-in deck, or the metadata folder (split into the
     decks of a curation file ``{"cards": [{"plate", "deck"}]}`` when given)."""
     if meta is not None:
@@ -76,7 +78,7 @@ def load_decks(meta: Path | None, curation: Path | None = None) -> dict[str, lis
                 split.setdefault(slug, []).append(card)
         return dict(sorted(split.items()))
     decks = {}
-    for path in sorted(builtin_root().glob("*/deck.json")):
+    for path in sorted((root or builtin_root()).glob("*/deck.json")):
         deck = json.loads(path.read_text("utf-8"))
         decks[deck["slug"]] = deck["cards"]
     return decks
@@ -134,7 +136,8 @@ def accuracy(
     table_out: dict[str, dict[str, Any]] = {}
     for (level, lang), (k, n) in sorted(hits.items()):
         table_out.setdefault(level, {})[lang] = round(k / n, 3)
-    counts = {lang: sum(1 for r in clues if r["lang"] == lang) for lang in LANGS}
+    used = [r for r in clues if int(r["plate"]) in plates]
+    counts = {lang: sum(1 for r in used if r["lang"] == lang) for lang in LANGS}
     return {
         "clues": len(clues) - skipped,
         "skipped": skipped,
@@ -162,7 +165,9 @@ def _rates(tally: Tally) -> dict[str, Any]:
     return {level: stats.as_dict() for level, stats in tally.levels.items()}
 
 
-def tell(decks: Mapping[str, list[dict[str, Any]]], games: int, seed: int) -> dict[str, Any]:
+def tell(
+    decks: Mapping[str, list[dict[str, Any]]], games: int, seed: int, langs: Iterable[str] = LANGS
+) -> dict[str, Any]:
     """Tables of strong bots only: per language and per player count."""
     out: dict[str, Any] = {}
     for slug, cards in illustrated(decks).items():
@@ -170,7 +175,7 @@ def tell(decks: Mapping[str, list[dict[str, Any]]], games: int, seed: int) -> di
         deck = [c["id"] for c in cards]
         per_lang: dict[str, Any] = {}
         every = Tally()
-        for lang in LANGS:
+        for lang in langs:
             tally = Tally()
             for g in range(games):
                 players = 4 + g % 3
@@ -274,6 +279,94 @@ def memory(decks: Mapping[str, list[dict[str, Any]]]) -> dict[str, Any]:
     }
 
 
+def _pct(rate: dict[str, Any]) -> str:
+    if rate["rate"] is None:
+        return "-"
+    low, high = rate["ci95"]
+    return f"{rate['rate']:.2f} [{low:.2f}, {high:.2f}] (n={rate['n']})"
+
+
+def markdown(report: dict[str, Any]) -> str:
+    """The report as the Markdown tables of docs/ai.md."""
+    out: list[str] = []
+    if "accuracy" in report:
+        acc = report["accuracy"]
+        langs = [lang for lang in LANGS if acc["per_language"].get(lang)]
+        out += [
+            f"Listener accuracy on 6-card lineups ({acc['clues']} clues x "
+            f"{acc['lineups_per_clue']} lineups; chance 0.17):",
+            "",
+            "| level | all | " + " | ".join(langs) + " |",
+            "|---|---|" + "---|" * len(langs),
+        ]
+        for level in reversed(LEVELS):
+            row = acc["accuracy"].get(level, {})
+            out.append(
+                f"| {level} | {row.get('all', 0):.2f} | "
+                + " | ".join(f"{row.get(lang, 0):.2f}" for lang in langs)
+                + " |"
+            )
+        kinds = ", ".join(f"{k} {v:.2f}" for k, v in acc["strong_by_kind"].items())
+        out += ["", f"Strong by kind of clue: {kinds}.", ""]
+    if "tell" in report:
+        for slug, deck in report["tell"].items():
+            out += [
+                f"Strong bots only, {slug} (4, 5 and 6 players in turn):",
+                "",
+                "| language | storyteller success | listeners find the card |",
+                "|---|---|---|",
+            ]
+            for lang, row in [*deck["per_language"].items(), ("all", deck["all"])]:
+                out.append(
+                    f"| {lang} | {_pct(row['storyteller_success'])} | "
+                    f"{_pct(row['listener_accuracy'])} |"
+                )
+            out.append("")
+    if "arena" in report:
+        for slug, deck in report["arena"].items():
+            out += [
+                f"Arena, {slug}, {deck['games']} games of 4 (one seat per level, seats and "
+                "languages rotating):",
+                "",
+                "| level | win rate | storyteller success | listener accuracy | votes per decoy |",
+                "|---|---|---|---|---|",
+            ]
+            for level in reversed(LEVELS):
+                row = deck["levels"][level]
+                out.append(
+                    f"| {level} | {_pct(row['win_rate'])} | "
+                    f"{_pct(row['storyteller_success'])} | {_pct(row['listener_accuracy'])} "
+                    f"| {row['votes_per_decoy']['mean']} |"
+                )
+            out.append("")
+    if "latency" in report:
+        lat = report["latency"]
+        out += [
+            f"Decision time in ms ({lat['deck']}, one core):",
+            "",
+            "| level | skill | n | p50 | p95 | max |",
+            "|---|---|---|---|---|---|",
+        ]
+        for level in reversed(LEVELS):
+            for skill, row in lat.get(level, {}).items():
+                out.append(
+                    f"| {level} | {skill} | {row['n']} | {row['p50_ms']} | "
+                    f"{row['p95_ms']} | {row['max_ms']} |"
+                )
+        out.append("")
+    if "memory" in report:
+        mem = report["memory"]
+        out += [
+            f"Memory: peak RSS {mem['peak_rss_mb_before_books']} MB before the books (Python, "
+            f"numpy, engine), {mem['peak_rss_mb_after_books']} MB with the books of "
+            f"{', '.join(mem['books'])} and the word vectors (built in {mem['book_build_s']} s). "
+            f"Installed: dixit/bots {mem['bots_package_mb']} MB, of which vectors "
+            f"{mem['vectors_mb']} MB.",
+            "",
+        ]
+    return "\n".join(out)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -281,24 +374,33 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--meta", type=Path, help="per-plate metadata folder instead of the decks")
     parser.add_argument("--curation", type=Path, help="with --meta: which plate is in which deck")
+    parser.add_argument("--decks-dir", type=Path, help="folder of <slug>/deck.json (built-in)")
     parser.add_argument("--lineups", type=int, default=5)
-    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--games", type=int, default=12, help="games per language (tell)")
+    parser.add_argument("--arena-games", type=int, help="arena games per deck (2 x --games)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
         "--only", nargs="*", default=["accuracy", "tell", "arena", "latency", "memory"]
     )
+    parser.add_argument("--langs", default=",".join(LANGS), help="languages of the tell tables")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--markdown", type=Path, metavar="REPORT", help="a saved --json report as Markdown tables"
+    )
     args = parser.parse_args(argv)
-    decks = load_decks(args.meta, args.curation)
+    if args.markdown is not None:
+        print(markdown(json.loads(args.markdown.read_text("utf-8"))))
+        return 0
+    decks = load_decks(args.meta, args.curation, args.decks_dir)
     out: dict[str, Any] = {}
     if "memory" in args.only:  # first: the peak before games inflate it
         out["memory"] = memory(decks)
     if "accuracy" in args.only:
         out["accuracy"] = accuracy(decks, read_clues(args.clues), args.lineups, args.seed)
     if "tell" in args.only:
-        out["tell"] = tell(decks, args.games, args.seed)
+        out["tell"] = tell(decks, args.games, args.seed, args.langs.split(","))
     if "arena" in args.only:
-        out["arena"] = arena(decks, args.games * 2, args.seed)
+        out["arena"] = arena(decks, args.arena_games or args.games * 2, args.seed)
     if "latency" in args.only:
         out["latency"] = latency(decks, max(args.games // 4, 4), args.seed)
     print(json.dumps(out, indent=None if args.json else 1, ensure_ascii=False))

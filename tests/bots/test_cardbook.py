@@ -100,3 +100,26 @@ def test_stemmers_join_inflected_forms() -> None:
     assert stem("tormentas", "es") == stem("tormenta", "es")
     assert stem("tempestades", "pt") == stem("tempestade", "pt")
     assert "~tempe" in forms("tempestuoso")
+
+
+def test_cached_fits_never_mix_readings_or_outlive_learning(book: CardBook) -> None:
+    from dixit.bots.cardbook import FULL, LITERAL, Reading
+
+    cards = ["deck-lighthouse", "deck-cat"]
+    words_only = Reading(FULL.weights, semantic=0.0)
+    first = book.fit("tempesta", cards, words_only)
+    assert book.fit("tempesta", cards, FULL) != first  # the vectors add to the words
+    assert book.fit("tempesta", cards, Reading(FULL.weights, semantic=0.0)) == first
+    assert (
+        CardBook.from_cards(
+            [
+                six_language_card(c, t)
+                for c, t in (("deck-lighthouse", LIGHTHOUSE), ("deck-cat", CAT))
+            ]
+        ).fit("tempesta", cards, words_only)
+        == first
+    )
+    assert book.fit("tempesta", cards, LITERAL)[1] == 0.0
+    before = book.fit("nuvola", cards)
+    book.learn("deck-cat", "nuvola", "it")
+    assert book.fit("nuvola", cards)[1] > before[1]

@@ -125,6 +125,10 @@ def test_arena_seats_an_outside_agent(dixit: Runner) -> None:
                    "--games", "3", "--json")  # fmt: skip
     assert result.status == 0, result.err
     assert list(result.json()["levels"]) == ["strong", "easy", "agent"]
+    not_a_bot = dixit("arena", "--agent", "random:Random", "--games", "1")
+    assert not_a_bot.status == 2 and not_a_bot.error()["code"] == "setup/bad_option"
+    wrong_shape = dixit("arena", "--agent", "dixit.bots.players:ReadingBot", "--games", "1")
+    assert wrong_shape.status == 2 and wrong_shape.error()["code"] == "setup/bad_option"
     bad = dixit("arena", "--agent", "no.such.module:Bot")
     assert bad.status == 2 and bad.error()["code"] == "setup/bad_option"
     unknown = dixit("arena", "--levels", "strong,genius")

@@ -118,7 +118,6 @@ class Tally:
             teller = self.levels[level_of[r.storyteller]]
             teller.told += 1
             teller.told_some += r.outcome == "some"
-            owner = dict(r.owners)
             drawn: dict[str, int] = {}
             for voter, card in r.votes:
                 stats = self.levels[level_of[voter]]
@@ -130,4 +129,3 @@ class Tally:
                     stats = self.levels[level_of[p]]
                     stats.decoys += 1
                     stats.decoy_votes += drawn.get(card, 0)
-            del owner

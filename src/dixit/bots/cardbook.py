@@ -21,6 +21,7 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from .associations import ASSOCIATIONS
 from .text import LANGS, content_words, forms, prefix_form, stem
@@ -35,6 +36,7 @@ WORDS_HALF = 8.0  # a word-match score this high reads as 0.5 (scores saturate t
 SEMANTIC_WEIGHT = 1.0
 ASSOCIATIONS_BY_MEANING = 3  # associations a card also gets by likeness of meaning
 ASSOCIATION_LIKENESS = 0.4  # ... when at least this alike (cosine)
+FIT_CACHE = 4096  # clues whose fits over the whole book are kept
 DOC_FIELDS = ("title", "description", "things", "themes", "moods", "keywords")
 CLUE_KINDS = ("title", "things", "themes", "moods", "clues")
 
@@ -48,6 +50,12 @@ class Reading:
     associations: bool = True  # our idioms, titles and feelings
     learned: bool = True  # clues told for the card in past rounds
     semantic: float = SEMANTIC_WEIGHT  # weight of the word-vector likeness (0: words only)
+
+    @property
+    def key(self) -> tuple[object, ...]:
+        """A hashable value equal for equal readings (cache key)."""
+        weights = tuple(sorted(self.weights.items()))
+        return (weights, self.concepts, self.associations, self.learned, self.semantic)
 
 
 FULL = Reading(
@@ -152,7 +160,7 @@ class CardBook:
     def _add(self, i: int, name: str, item: str, lang: str) -> None:
         for word in content_words(item):
             self._post(stem(word, lang), i, name, 1.0)
-            pre = prefix_form(word, lang)
+            pre = prefix_form(word)
             if pre is not None:
                 self._post(pre, i, name, PREFIX_SHARE)
 
@@ -198,6 +206,12 @@ class CardBook:
         return None if self._vectors is None else _cached_embed(self._vectors, text)
 
     def _refresh(self) -> None:
+        self._stale = False
+        self._fits: dict[tuple[str, tuple[object, ...]], npt.NDArray[np.float64]] = {}
+        self._postings: dict[
+            tuple[object, ...],
+            dict[str, tuple[npt.NDArray[np.intp], npt.NDArray[np.float64]] | None],
+        ] = {}
         n = max(len(self._cards), 1)
         self._idf = {f: math.log(1.0 + n / len(posts)) for f, posts in self._index.items()}
         lengths = [0.0] * len(self._cards)
@@ -205,7 +219,7 @@ class CardBook:
             for i, fields in posts.items():
                 lengths[i] += sum(fields.values())
         mean = sum(lengths) / n or 1.0
-        self._norm = [((length or mean) / mean) ** 0.3 for length in lengths]
+        self._norm_array = np.array([((length or mean) / mean) ** 0.3 for length in lengths])
 
     # -- public -------------------------------------------------------------------------------
     @property
@@ -244,7 +258,7 @@ class CardBook:
         self._cards[i].clues.append((lang, clue))
         self._add(i, "clues", clue, lang)
         self._embed_card(i, self._cards[i])
-        self._refresh()
+        self._stale = True  # weights are refreshed at the next reading
 
     def text(self, card_id: str, lang: str) -> Mapping[str, Any] | None:
         """The card's fields in ``lang`` (None when it has none in that language)."""
@@ -279,44 +293,61 @@ class CardBook:
 
     def fit(self, clue: str, card_ids: Sequence[str], reading: Reading = FULL) -> list[float]:
         """How well ``clue`` fits each card: matching words (saturating towards 1) plus the
-        likeness of meaning (cosine of word vectors, weighted by the reading). 0: not at all."""
-        words = self.fit_tokens(self.tokens(clue, reading), card_ids, reading)
-        out = [w / (w + WORDS_HALF) for w in words]
-        if reading.semantic > 0:
+        likeness of meaning (cosine of word vectors, weighted by the reading). 0: not at all;
+        a card the book does not know scores 0."""
+        every = self.fit_all(clue, reading)
+        return [float(every[i]) if (i := self._at.get(c)) is not None else 0.0 for c in card_ids]
+
+    def fit_all(self, clue: str, reading: Reading = FULL) -> npt.NDArray[np.float64]:
+        """:meth:`fit` for every card of the book, in book order (cached until it learns)."""
+        if self._stale:
+            self._refresh()
+        key = (clue, reading.key)
+        found = self._fits.get(key)
+        if found is not None:
+            return found
+        n = len(self._cards)
+        words = np.zeros(n)
+        for token in self.tokens(clue, reading):
+            best = np.zeros(n)
+            for form, share in token.forms.items():
+                posted = self._posted(form, reading)
+                if posted is not None:
+                    rows, values = posted
+                    np.maximum.at(best, rows, values * share)
+            words += best
+        words /= self._norm_array
+        out = words / (words + WORDS_HALF)
+        if reading.semantic > 0 and n:
             q = self.vector(clue)
             if q is not None:
-                rows = np.array([self._at.get(c, -1) for c in card_ids])
-                known = rows >= 0
-                docs = self._docs[rows[known]]
-                if not reading.learned:
-                    docs = docs[:, : len(LANGS)]
-                sims = np.zeros(len(card_ids), dtype=np.float32)
-                sims[known] = np.maximum((docs @ q).max(axis=1), 0.0)
-                out = [o + reading.semantic * float(x) for o, x in zip(out, sims, strict=True)]
+                docs = self._docs if reading.learned else self._docs[:, : len(LANGS)]
+                out += reading.semantic * np.maximum((docs @ q).max(axis=1), 0.0)
+        if len(self._fits) >= FIT_CACHE:
+            self._fits.clear()
+        self._fits[key] = out
         return out
 
-    def fit_tokens(
-        self, tokens: Sequence[_Token], card_ids: Sequence[str], reading: Reading = FULL
-    ) -> list[float]:
-        at = [self._at.get(c, -1) for c in card_ids]
-        totals = [0.0] * len(at)
-        weights = reading.weights if reading.learned else {**reading.weights, "clues": 0.0}
-        for token in tokens:
-            best = [0.0] * len(at)
-            for form, share in token.forms.items():
-                posts = self._index.get(form)
-                if not posts:
-                    continue
-                idf = self._idf[form] * share
-                for k, i in enumerate(at):
-                    fields = posts.get(i)
-                    if fields:
-                        value = idf * sum(weights.get(n, 0.0) * v for n, v in fields.items())
-                        if value > best[k]:
-                            best[k] = value
-            for k in range(len(at)):
-                totals[k] += best[k]
-        return [t / self._norm[i] if i >= 0 else 0.0 for t, i in zip(totals, at, strict=True)]
+    def _posted(
+        self, form: str, reading: Reading
+    ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float64]] | None:
+        """Cards having ``form`` and its weight in each (field weights x idf), cached."""
+        cache = self._postings.setdefault(reading.key, {})
+        if form in cache:
+            return cache[form]
+        posts = self._index.get(form)
+        result = None
+        if posts:
+            weights = reading.weights if reading.learned else {**reading.weights, "clues": 0.0}
+            idf = self._idf[form]
+            rows = np.fromiter(posts.keys(), dtype=np.intp, count=len(posts))
+            values = np.array(
+                [idf * sum(weights.get(name, 0.0) * v for name, v in fields.items())
+                 for fields in posts.values()]
+            )  # fmt: skip
+            result = (rows, values)
+        cache[form] = result
+        return result
 
     def phrases(self, card_id: str, lang: str) -> list[tuple[str, str, float]]:
         """Clue material for the card in ``lang``: (kind, phrase, salience), literal first.

@@ -32,7 +32,7 @@ SKILLS: dict[str, Skill] = {
         tell_cards=7,
         tell_clues=40,
         tables=32,
-        model_noise=0.06,
+        model_noise=0.05,
         adapts=True,
     ),
 }

@@ -29,7 +29,7 @@ SALIENCE = 0.15  # how much a central phrase is preferred over a peripheral one 
 PRIOR_READER = 0.9  # how reliably an unknown player is expected to read
 PRIOR_VOTES = 4.0  # weight of that expectation, in votes
 SLOPPY_NOISE = 0.12  # extra model noise at a table of random readers
-MODEL_ACCURACY = 0.7  # how often a reader like the model finds the card (typical tables)
+MODEL_ACCURACY = 0.6  # how often a reader like the model finds the card (typical tables)
 
 
 def reliabilities(view: PlayerView, others: list[str]) -> list[float]:
@@ -71,7 +71,7 @@ class Skill:
     decoy_noise: float
     tell_cards: int  # how many hand cards it considers telling about
     tell_clues: int  # candidate clues per card
-    tables: int  # simulated tables per candidate (0: no simulation, first literal candidate)
+    tables: int  # simulated tables per candidate (0: no simulation, a candidate at random)
     model_noise: float = 0.12  # how noisily it expects the others to read
     adapts: bool = False  # reads the other players' past votes to judge how well they read
 
@@ -189,9 +189,10 @@ class ReadingBot:
         if len(pool) < HAND:
             pool = [c for c in self.book.ids if c not in hand]
         trust = np.array(readers if readers is not None else [PRIOR_READER] * (players - 1))
+        seed = self.rng.getrandbits(32)  # the same imagined tables for every candidate
         scored = [
             (
-                self.success(card, clue, pool, trust, per_player) + SALIENCE * salience,
+                self.success(card, clue, pool, trust, per_player, seed) + SALIENCE * salience,
                 self.rng.random(),
                 card,
                 clue,
@@ -203,7 +204,7 @@ class ReadingBot:
 
     def success(
         self, card: str, clue: str, pool: list[str], readers: npt.NDArray[np.float64],
-        per_player: int,
+        per_player: int, seed: int,
     ) -> float:  # fmt: skip
         """Estimated chance that some but not all of the other players find ``card``.
 
@@ -220,18 +221,22 @@ class ReadingBot:
             return 0.0
         fits = fits / top
         mine, rest = fits[0], fits[1:]
-        seed = self.rng.getrandbits(32)
+        if not len(rest):  # no other card to imagine: every reader would find it
+            return 0.0
         gen = np.random.default_rng(seed)
         hand = min(HAND, len(rest))
         draws = gen.integers(0, len(rest), size=(skill.tables, others, hand))
         hands = rest[draws]  # (tables, others, hand)
         noisy = hands + gen.gumbel(size=hands.shape) * noise
         order = np.argsort(-noisy, axis=2)[:, :, :per_player]
-        decoys = np.take_along_axis(hands, order, axis=2).reshape(skill.tables, -1)
-        table = np.concatenate([np.full((skill.tables, 1), mine), decoys], axis=1)
-        weights = np.exp((table - 1.0) / noise)
-        p = weights[:, 0] / weights.sum(axis=1)  # (tables,)
-        size = table.shape[1]
-        each = readers[None, :] * p[:, None] + (1.0 - readers[None, :]) / size  # (tables, others)
+        decoys = np.take_along_axis(hands, order, axis=2)  # (tables, others, per_player)
+        top_of = np.maximum(np.maximum(decoys.max(axis=(1, 2)), mine), 1e-9)  # as listeners see it
+        w_mine = np.exp((mine / top_of - 1.0) / noise)  # (tables,)
+        w_decoys = np.exp((decoys / top_of[:, None, None] - 1.0) / noise)
+        total = w_mine + w_decoys.sum(axis=(1, 2))
+        # Each listener votes among the table less its own card(s).
+        p = w_mine[:, None] / (total[:, None] - w_decoys.sum(axis=2))  # (tables, others)
+        choices = 1 + (others - 1) * per_player
+        each = readers[None, :] * p + (1.0 - readers[None, :]) / choices
         some = 1.0 - each.prod(axis=1) - (1.0 - each).prod(axis=1)
         return float(some.mean())

@@ -106,12 +106,13 @@ def stems(text: str, lang: str) -> list[str]:
 def forms(word: str) -> tuple[str, ...]:
     """Every stem ``word`` may have (one per language) and its prefix form ``~prefix``."""
     found = {stem(word, lang) for lang in LANGS}
-    folded = fold(word)
-    if len(folded) > PREFIX:
-        found.add("~" + folded[:PREFIX])
+    pre = prefix_form(word)
+    if pre is not None:
+        found.add(pre)
     return tuple(sorted(found))
 
 
-def prefix_form(word: str, lang: str) -> str | None:
+def prefix_form(word: str) -> str | None:
+    """The ``~prefix`` form of a word long enough to have one."""
     folded = fold(word)
     return "~" + folded[:PREFIX] if len(folded) > PREFIX else None

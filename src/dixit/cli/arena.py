@@ -97,11 +97,17 @@ def run(args: argparse.Namespace) -> int:
         seed = args.seed + i
         shift = i % len(levels)
         seat_levels = levels[shift:] + levels[:shift]
-        bots = [
-            _seat(level, bot_rng(seed, s), args.lang, book, agent)
-            for s, level in enumerate(seat_levels)
-        ]
-        state, _ = play_game(rules, players, bots, deck, seed)
+        try:
+            bots = [
+                _seat(level, bot_rng(seed, s), args.lang, book, agent)
+                for s, level in enumerate(seat_levels)
+            ]
+        except TypeError as bad:  # the agent's constructor does not take rng, lang, book
+            return print_error("setup/bad_option", f"cannot make {args.agent}: {bad}")
+        try:
+            state, _ = play_game(rules, players, bots, deck, seed)
+        except GameError as bad:  # only an outside agent can make an illegal move
+            return print_error(bad.code, f"game {seed}: {bad.message}")
         tally.add(state, seat_levels)
     elapsed = time.perf_counter() - started
     table = {level: tally.levels[level].as_dict() for level in dict.fromkeys(levels)}
