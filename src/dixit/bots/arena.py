@@ -15,12 +15,11 @@ from dataclasses import dataclass, field
 from dixit.engine import (
     Event,
     GameState,
-    Phase,
     Rules,
     StartGame,
     execute,
     player_view,
-    waiting_for,
+    playthrough,
 )
 
 from .base import Bot
@@ -48,13 +47,11 @@ def play_game(
     start = StartGame(tuple(players), tuple(deck), rules, first_storyteller=players[0])
     state, log = execute(None, start, rng)
     rounds = 0
-    while state.phase is not Phase.OVER:
-        for player in waiting_for(state):
-            command = seats[player].act(player_view(state, player))
-            if command is None:
-                raise RuntimeError(f"bot {player} had no move in {state.phase}")
-            state, events = execute(state, command, rng)
-            log.extend(events)
+    for _command, after, events in playthrough(
+        state, rng, lambda s, player: seats[player].act(player_view(s, player))
+    ):
+        state = after
+        log.extend(events)
         if on_round is not None and len(state.rounds) > rounds:
             rounds = len(state.rounds)
             on_round(state)
