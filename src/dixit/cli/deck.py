@@ -93,11 +93,20 @@ def _import(args: argparse.Namespace) -> int:
 def _list(args: argparse.Namespace) -> int:
     lib = DeckLibrary(_data_dir(args))
     decks = lib.list()
+    defaults = lib.default_slugs()
     if args.json:
         print(
             json.dumps(
                 [
-                    {"slug": d.slug, "name": d.name, "cards": d.card_count, "kind": d.kind}
+                    {
+                        "slug": d.slug,
+                        "name": d.name,
+                        "cards": d.card_count,
+                        "builtin": d.builtin,
+                        "kind": d.kind,
+                        "licence": d.licence,
+                        "default": d.slug in defaults,
+                    }
                     for d in decks
                 ],
                 indent=1,
@@ -105,8 +114,14 @@ def _list(args: argparse.Namespace) -> int:
         )
         return 0
     width = max([len(d.slug) for d in decks] + [4])
+    named = max([len(d.name) for d in decks] + [4])
     for d in decks:
-        print(f"{d.slug:<{width}}  {d.card_count:>4} cards  {d.kind:<9}  {d.name}")
+        licence = d.licence.split(". ")[0] or "-"
+        mark = "default" if d.slug in defaults else ""
+        print(
+            f"{d.slug:<{width}}  {d.name:<{named}}  {d.card_count:>4} cards  {d.origin:<8}  "
+            f"{d.kind:<11}  {mark:<7}  {licence}"
+        )
     return 0
 
 

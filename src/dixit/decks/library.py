@@ -2,7 +2,10 @@
 
 Stable interface used by the server, the engine glue and the computer players:
 
-* ``DeckLibrary(data_dir).list() -> list[DeckInfo]`` - built-in decks always come first.
+* ``DeckLibrary(data_dir).list() -> list[DeckInfo]`` - built-in decks always come first, the
+  default ones (``DEFAULT_DECKS``) before the others. ``DeckInfo.kind`` is ``"illustrated"``,
+  ``"generated"`` or ``"imported"``; ``DeckInfo.licence`` the deck's licence line.
+* ``.default_slugs() -> list[str]`` - the decks a room deals from when its host chose none.
 * ``.get(slug) -> Deck`` with ``Deck.cards: list[Card]``; ``Deck.card_ids`` for the engine.
 * ``.cards_for(slugs) -> list[str]`` - the card ids of one or several decks (a room's choice).
 * ``.card_image(card_id) -> Path`` - the WebP file to serve (``IMAGE_MEDIA_TYPE``) with
@@ -33,6 +36,8 @@ from typing import Any
 from dixit.decks.importer import Collected, Rejection, collect_path, collect_zip, normalise
 
 CACHE_CONTROL = "public, max-age=31536000, immutable"
+DEFAULT_DECKS = ("storybook-1", "storybook-2")  # the illustrated decks, together
+KINDS = ("illustrated", "generated", "imported")
 IMAGE_MEDIA_TYPE = "image/webp"
 
 _SLUG_RE = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,46}[a-z0-9])?$")
@@ -51,15 +56,17 @@ class Card:
 
 @dataclass(frozen=True)
 class DeckInfo:
-    """A deck as listed: name, slug, card count, built-in or imported."""
+    """A deck as listed: name, slug, card count, built-in or imported, kind and licence."""
 
     slug: str
     name: str
     card_count: int
     builtin: bool
+    kind: str = "generated"
+    licence: str = ""
 
     @property
-    def kind(self) -> str:
+    def origin(self) -> str:
         return "built-in" if self.builtin else "imported"
 
 
@@ -72,13 +79,17 @@ class Deck:
     builtin: bool
     cards: list[Card]
     directory: Path
+    kind: str = "generated"
+    licence: str = ""
 
     @property
     def card_ids(self) -> list[str]:
         return [c.id for c in self.cards]
 
     def info(self) -> DeckInfo:
-        return DeckInfo(self.slug, self.name, len(self.cards), self.builtin)
+        return DeckInfo(
+            self.slug, self.name, len(self.cards), self.builtin, self.kind, self.licence
+        )
 
 
 @dataclass
@@ -161,7 +172,10 @@ def _load_manifest(directory: Path, builtin: bool) -> Deck:
                 metadata=meta if has_meta else None,
             )
         )
-    return Deck(raw["slug"], raw["name"], builtin, cards, directory)
+    kind = raw.get("kind") or ("generated" if builtin else "imported")
+    if kind not in KINDS:
+        raise ValueError(f"{directory}: unknown deck kind {kind!r}")
+    return Deck(raw["slug"], raw["name"], builtin, cards, directory, kind, raw.get("license", ""))
 
 
 class DeckLibrary:
@@ -180,7 +194,8 @@ class DeckLibrary:
         out: list[tuple[Path, bool]] = []
         for root, builtin in ((self.builtin_dir, True), (self.imported_dir, False)):
             if root.is_dir():
-                out += [(d, builtin) for d in sorted(root.iterdir()) if (d / "deck.json").is_file()]
+                dirs = sorted(root.iterdir(), key=lambda d: (d.name not in DEFAULT_DECKS, d.name))
+                out += [(d, builtin) for d in dirs if (d / "deck.json").is_file()]
         return out
 
     def _load(self, directory: Path, builtin: bool) -> Deck:
@@ -194,6 +209,12 @@ class DeckLibrary:
     def list(self) -> list[DeckInfo]:
         """Every deck, built-in first, then imported ones by slug."""
         return [self._load(d, b).info() for d, b in self._deck_dirs()]
+
+    def default_slugs(self) -> builtins.list[str]:
+        """The decks of a room whose host chose none: the illustrated decks where shipped,
+        else the first listed deck (none: empty)."""
+        listed = [d.slug for d in self.list()]
+        return [s for s in DEFAULT_DECKS if s in listed] or listed[:1]
 
     def get(self, slug: str) -> Deck:
         """The deck with this slug (``KeyError`` if none)."""
