@@ -11,6 +11,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from PIL import Image
 
@@ -204,9 +205,9 @@ def test_the_build_command_rebuilds_shipped_cards(
         with Image.open(lib.card_image(card.id)) as a, Image.open(built.card_image(new.id)) as b:
             assert a.size == b.size
             small = (a.size[0] // 8, a.size[1] // 8)
-            pa, pb = a.convert("L").resize(small), b.convert("L").resize(small)
-            diff = sum(abs(x - y) for x, y in zip(pa.getdata(), pb.getdata(), strict=True))
-            assert diff / (small[0] * small[1]) < 2.0
+            pa = np.asarray(a.convert("L").resize(small), np.float32)
+            pb = np.asarray(b.convert("L").resize(small), np.float32)
+            assert float(np.abs(pa - pb).mean()) < 2.0
 
 
 @needs_art
@@ -222,3 +223,13 @@ def test_the_build_command_refuses_a_changed_scan(tmp_path: Path) -> None:
     (art / plate["file"]).write_bytes(bytes(data))
     argv = ["build", "--art-dir", str(art), "--out", str(tmp_path / "out"), "-q"]
     assert illustrated_main([*argv, "--plates", str(spec.plate)]) == 2
+
+
+def test_a_room_without_a_deck_choice_deals_both_storybooks(tmp_path: Path) -> None:
+    from dixit.server.cards import LibraryCards
+
+    cards = LibraryCards(DeckLibrary(tmp_path))
+    dealt = cards.card_ids([])
+    assert len(dealt) == len(set(dealt)) == 168
+    assert {cid.rsplit("-", 1)[0] for cid in dealt} == {"storybook-1", "storybook-2"}
+    assert len(cards.card_ids(["default-1"])) == 84  # the Dreamlands stay available

@@ -64,9 +64,30 @@ def upscale_factor(crop_w: int) -> float:
     return round(max(1.0, card_width(crop_w) / crop_w), 3)
 
 
+def _percentile(hist: list[int], share: float) -> int:
+    """The grey level below which ``share`` of a 256-bin histogram lies."""
+    total, acc = sum(hist), 0
+    for level, count in enumerate(hist):
+        acc += count
+        if acc >= total * share:
+            return level
+    return 255
+
+
+def _neutralise_paper(img: Image.Image) -> Image.Image:
+    """Half-way white balance on the paper: a print yellowed with age (its lightest tones far
+    from grey) is pulled part of the way back; a print on white paper is left as it is."""
+    lightest = [max(1, _percentile(img.getchannel(c).histogram(), 0.98)) for c in "RGB"]
+    ref = max(lightest)
+    gains = [min(1.25, (ref / v) ** 0.5) for v in lightest]
+    luts = [min(255, round(i * g)) for g in gains for i in range(256)]
+    return img.point(luts)
+
+
 def _balance_colour(img: Image.Image) -> Image.Image:
-    """Mild auto-contrast on the luminance (same stretch on R, G and B, so hues stay), plus a
-    touch of saturation for faded prints."""
+    """Paper half-neutralised, mild auto-contrast on the luminance (same stretch on R, G and B,
+    so hues stay), and a touch of saturation for faded prints."""
+    img = _neutralise_paper(img)
     hist = img.convert("L").histogram()
     total = sum(hist)
     lo, hi, acc = 0, 255, 0
