@@ -20,7 +20,7 @@ _K = np.arange(_N)
 _DCT = np.cos(np.pi * (2 * _K[None, :] + 1) * _K[:, None] / (2 * _N))  # DCT-II basis, rows = k
 
 # Two built-in cards must differ in more bits than SAME_PICTURE_BITS (a re-encoded, resized or
-# tinted copy differs in at most 3); a card made from a book plate must differ from every other
+# tinted copy differs in at most 4); a card made from a book plate must differ from every other
 # card in more than RECROPPED_BITS (the same plate cropped a few per cent apart: at most 12).
 SAME_PICTURE_BITS = 8
 RECROPPED_BITS = 12

@@ -25,6 +25,7 @@ SHARPEN_BELOW = 0.8  # sharpen cards enlarged or reduced by less than 1.25x
 SEPIA_INK = (40, 27, 18)
 SEPIA_MID = (158, 127, 94)
 SEPIA_PAPER = (247, 238, 219)
+SEPIA_GAMMA = 0.8
 
 
 @dataclass(frozen=True)
@@ -109,8 +110,10 @@ def _balance_colour(img: Image.Image) -> Image.Image:
 
 
 def _sepia(img: Image.Image) -> Image.Image:
-    """Grey engravings as warm duotones, so they sit among colour plates."""
-    grey = ImageOps.autocontrast(img.convert("L"), cutoff=(0.3, 0.3))
+    """Grey engravings as warm duotones, so they sit among colour plates; the mid-tones are
+    lifted (gamma 0.8) so dark engravings stay readable at phone size."""
+    grey = ImageOps.autocontrast(img.convert("L"), cutoff=(1.0, 0.5))
+    grey = grey.point([round(255 * (i / 255) ** SEPIA_GAMMA) for i in range(256)])
     return ImageOps.colorize(grey, black=SEPIA_INK, white=SEPIA_PAPER, mid=SEPIA_MID)
 
 
