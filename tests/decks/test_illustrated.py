@@ -17,6 +17,7 @@ from PIL import Image
 
 from dixit.decks import DeckLibrary
 from dixit.decks.illustrated.__main__ import main as illustrated_main
+from dixit.decks.illustrated.borders import edge_bands
 from dixit.decks.illustrated.build import LANGS, LIST_FIELDS, TEXT_FIELDS, BuildError, check_text
 from dixit.decks.illustrated.curation import load_curation
 from dixit.decks.illustrated.process import MAX_UPSCALE, Box, card_width, render_card
@@ -233,3 +234,17 @@ def test_a_room_without_a_deck_choice_deals_both_storybooks(tmp_path: Path) -> N
     assert len(dealt) == len(set(dealt)) == 168
     assert {cid.rsplit("-", 1)[0] for cid in dealt} == {"storybook-1", "storybook-2"}
     assert len(cards.card_ids(["default-1"])) == 84  # the Dreamlands stay available
+
+
+def test_the_border_check_finds_a_mount_and_a_caption_strip() -> None:
+    rng = np.random.default_rng(5)
+    picture = (rng.random((900, 600, 3)) * 255).astype(np.uint8)  # busy everywhere
+    picture[:30] = (226, 204, 160)  # a cream mount at the top
+    picture[-60:] = 250  # a white caption strip at the bottom ...
+    picture[-40:-30, 100:400] = 20  # ... with a line of printed text
+    bands = edge_bands(Image.fromarray(picture), Box(0, 0, 600, 900))
+    assert 30 <= bands["top"] <= 33 and 60 <= bands["bottom"] <= 63
+    assert bands["left"] == bands["right"] == 0
+    assert edge_bands(Image.fromarray(picture), Box(0, 90, 400, 600)) == dict.fromkeys(
+        ("top", "bottom", "left", "right"), 0
+    )

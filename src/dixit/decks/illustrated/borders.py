@@ -56,35 +56,3 @@ def edge_bands(original: Image.Image, crop: Box) -> dict[str, int]:
         "right": small[:, ::-1][:, :dw].T,
     }
     return {side: band_depth(_plain_lines(v)) * scale for side, v in views.items()}
-
-
-def fit_2x3(x0: int, y0: int, x1: int, y1: int) -> Box:
-    """The largest 2:3 box inside the rectangle, centred in it."""
-    w, h = x1 - x0, y1 - y0
-    if w * 3 > h * 2:
-        nw, nh = h * 2 // 3, h - h % 3
-        nh = nw * 3 // 2
-    else:
-        nw = w - w % 2
-        nh = nw * 3 // 2
-    return Box(x0 + (w - nw) // 2, y0 + (h - nh) // 2, nw, nh)
-
-
-def trimmed_crop(original: Image.Image, crop: Box, rounds: int = 3) -> Box:
-    """``crop`` shrunk (staying 2:3) until no side shows a band; a margin of 0.6% is kept."""
-    for _ in range(rounds):
-        bands = edge_bands(original, crop)
-        if not any(bands.values()):
-            break
-        mx, my = round(crop.w * 0.006), round(crop.h * 0.006)
-
-        def cut(depth: int, margin: int) -> int:
-            return depth + margin if depth else 0
-
-        crop = fit_2x3(
-            crop.x + cut(bands["left"], mx),
-            crop.y + cut(bands["top"], my),
-            crop.x + crop.w - cut(bands["right"], mx),
-            crop.y + crop.h - cut(bands["bottom"], my),
-        )
-    return crop

@@ -38,9 +38,6 @@ class Curation:
     cards: list[CardSpec]
     rejected: dict[int, str]
 
-    def deck_cards(self, slug: str) -> list[CardSpec]:
-        return [c for c in self.cards if c.deck == slug]
-
 
 def curation_path() -> Path:
     return Path(str(resources.files("dixit.decks.illustrated").joinpath("curation.json")))
@@ -69,22 +66,3 @@ def load_curation(path: Path | None = None) -> Curation:
         raise ValueError(f"plates used twice: {repeated}")
     rejected = {int(k): str(v) for k, v in raw.get("rejected", {}).items()}
     return Curation(decks, cards, rejected)
-
-
-def save_curation(curation: Curation, path: Path | None = None) -> None:
-    data = {
-        "decks": [{"slug": d.slug, "name": d.name} for d in curation.decks],
-        "cards": [
-            {
-                "plate": c.plate,
-                "deck": c.deck,
-                "crop": c.crop.as_dict(),
-                "tone": c.tone,
-                **({"note": c.note} if c.note else {}),
-            }
-            for c in curation.cards
-        ],
-        "rejected": {str(k): v for k, v in sorted(curation.rejected.items())},
-    }
-    text = json.dumps(data, indent=1, ensure_ascii=False)
-    (path or curation_path()).write_text(text + "\n", "utf-8")
