@@ -21,7 +21,8 @@ _DCT = np.cos(np.pi * (2 * _K[None, :] + 1) * _K[:, None] / (2 * _N))  # DCT-II 
 
 # Two built-in cards must differ in more bits than SAME_PICTURE_BITS (a re-encoded, resized or
 # tinted copy differs in at most 4); a card made from a book plate must differ from every other
-# card in more than RECROPPED_BITS (the same plate cropped a few per cent apart: at most 12).
+# card in more than RECROPPED_BITS (the same plate cropped 3% apart: 99% within 12; different
+# plates: at least 14).
 SAME_PICTURE_BITS = 8
 RECROPPED_BITS = 12
 
