@@ -23,7 +23,7 @@ _DCT = np.cos(np.pi * (2 * _K[None, :] + 1) * _K[:, None] / (2 * _N))  # DCT-II 
 # tinted copy differs in at most 4); a card made from a book plate must differ from every other
 # card in more than RECROPPED_BITS (the same plate cropped 3% apart: 99% within 12; different
 # plates: at least 14).
-SAME_PICTURE_BITS = 8
+SAME_PICTURE_BITS = 6
 RECROPPED_BITS = 12
 
 
