@@ -11,6 +11,7 @@ import random
 import re
 from collections.abc import Callable
 
+from dixit.bots import CardBook
 from dixit.engine import CastVote, Command, GiveClue, PlayerView, SubmitCards
 
 Ask = Callable[[str], str]
@@ -22,6 +23,11 @@ def echo_first_number(prompt: str) -> str:
     return "1"
 
 
+def _description(book: CardBook | None, card: str, lang: str) -> str:
+    text = book.text(card, lang) if book is not None else None
+    return str(text.get("description") or card) if text else card
+
+
 class PromptAgent:
     """A player that turns its view into a short prompt and reads a number (and clue) back."""
 
@@ -30,10 +36,15 @@ class PromptAgent:
     def __init__(
         self,
         ask: Ask = echo_first_number,
-        describe: Describe = lambda card: card,
+        describe: Describe | None = None,
         rng: random.Random | None = None,
+        lang: str = "en",
+        book: CardBook | None = None,
     ) -> None:
-        self.ask, self.describe = ask, describe
+        """``describe`` turns a card id into text for the prompt; by default the card's
+        description in ``lang`` from ``book`` (the arena passes both), else the id."""
+        self.ask = ask
+        self.describe = describe or (lambda card: _description(book, card, lang))
         self.rng = rng or random.Random(0)
 
     def _choose(self, question: str, options: tuple[str, ...]) -> tuple[int, str]:

@@ -133,3 +133,14 @@ def test_arena_seats_an_outside_agent(dixit: Runner) -> None:
     assert bad.status == 2 and bad.error()["code"] == "setup/bad_option"
     unknown = dixit("arena", "--levels", "strong,genius")
     assert unknown.status == 2 and unknown.error()["code"] == "setup/bad_option"
+
+
+def test_the_example_outside_agent_plays_a_full_arena_match_by_module_path(
+    dixit: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(Path(__file__).parents[2])  # examples/ is found from the current directory
+    result = dixit("arena", "--levels", "strong,random", "--agent",
+                   "examples.prompt_agent:PromptAgent", "--games", "2", "--json")  # fmt: skip
+    assert result.status == 0, result.err
+    agent = result.json()["levels"]["agent"]
+    assert agent["seats"] == 2 and 0 <= agent["win_rate"]["rate"] <= 1

@@ -15,7 +15,9 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import random
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -50,10 +52,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def load_agent(spec: str) -> type:
-    """The class named ``package.module:Class``; ValueError if it cannot be loaded."""
+    """The class named ``package.module:Class``, looked up from the current directory too (as
+    ``python -m`` would); ValueError if it cannot be loaded."""
     module_name, _, class_name = spec.partition(":")
     if not module_name or not class_name:
         raise ValueError("--agent takes package.module:Class")
+    if os.getcwd() not in sys.path:
+        sys.path.append(os.getcwd())
     try:
         found = getattr(importlib.import_module(module_name), class_name)
     except (ImportError, AttributeError) as bad:
