@@ -82,7 +82,7 @@ def test_home_picks_decks_with_previews_and_count(
     expect(page.get_by_test_id("lobby")).to_be_visible()
     code = page.get_by_test_id("room-code").inner_text().strip()
     room = api(decks_server, "GET", f"/api/rooms/{code}")
-    assert room["settings"]["decks"] == ["default-2", "storybook-1"]
+    assert sorted(room["settings"]["decks"]) == ["default-2", "storybook-1"]
     # The lobby shows the same choice; the host can change it there too.
     expect(page.get_by_test_id("deck-total")).to_have_text("168 cards in the game")
     # (a click: the box follows the room's settings once the server has taken them)

@@ -20,7 +20,7 @@ async def _seat_players(server: ServerProcess, count: int, **settings: object) -
 
 def test_full_game_of_four_players_to_the_end(server: ServerProcess) -> None:
     async def main() -> None:
-        clients = await _seat_players(server, 4, first_storyteller="host")
+        clients = await _seat_players(server, 4, first_storyteller="host", decks=["storybook-1"])
         host = clients[0]
         assert host.welcome is not None and host.welcome["you"]["is_host"]
         answer = await host.command("start_game")
@@ -31,7 +31,9 @@ def test_full_game_of_four_players_to_the_end(server: ServerProcess) -> None:
         assert all(v is not None and v["phase"] == "over" for v in finals)
         first = finals[0]
         assert first is not None
-        assert first["winners"] and len(first["rounds"]) == 15  # classic, 4 players, 84 cards
+        assert (
+            first["winners"] and len(first["rounds"]) == 15
+        )  # classic, 4 players, one 84-card deck
         for view in finals:
             assert view is not None and view["scores"] == first["scores"]
         await host.drain()
