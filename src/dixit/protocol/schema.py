@@ -25,6 +25,7 @@ SCHEMA_MODELS: tuple[type[BaseModel], ...] = (
     m.DeckCards,
     m.ApiError,
     m.RoomState,
+    m.PublicTableList,
 )
 
 

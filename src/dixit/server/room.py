@@ -55,6 +55,7 @@ from dixit.storage import EventStore, RoomRecord, StoredEvent, VersionConflict
 
 from . import errors as err
 from .cards import CardSource, UnknownDeck
+from .chat import TALK_MESSAGES, TableTalk
 from .config import ServerConfig
 from .connection import Connection
 from .errors import ServerError
@@ -111,6 +112,7 @@ class Room:
         self._listener: asyncio.Task[None] | None = None
         self._subscription: Subscription | None = None
         self.closed = False
+        self.talk = TableTalk(self)
 
     @property
     def code(self) -> str:
@@ -286,6 +288,7 @@ class Room:
                 you=self._you(conn), room=self.room_state(), game=self.catch_up(conn.seat, since)
             )
         )
+        conn.send(self.talk.state())
         self._broadcast_room(skip=conn.id)
 
     def detach(self, conn: Connection) -> None:
@@ -403,6 +406,9 @@ class Room:
             conn.send(m.RoomUpdate(room=self.room_state(), you=self._you(conn)))
             if update is not None:
                 conn.send(update)
+            return
+        if isinstance(msg, TALK_MESSAGES):
+            self.talk.handle(conn, msg)
             return
         command_id: str | None = getattr(msg, "id", None)
         if isinstance(msg, m.Hello) or command_id is None:

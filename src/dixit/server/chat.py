@@ -1,0 +1,199 @@
+"""Talking at the table: a short chat and quick reactions per room, never carrying a card id.
+
+Both are limited per seat (a token bucket each) and in length, and are plain text: the server
+passes the words on as typed (control characters dropped, runs of spaces made one) and clients
+show them as text, never as markup. A line holding a card id of the room's decks is refused
+(``chat/secret``): the chat must never say which card is whose. The host may mute a seat; its
+lines and reactions are then refused (``chat/muted``). Spectators read and watch but do not talk.
+
+The talk lives in this process's memory (the last ``CHAT_HISTORY`` lines and the muted seats):
+it is not part of the game's record and a restart forgets it.
+"""
+
+from __future__ import annotations
+
+import collections
+import re
+import time
+import unicodedata
+from typing import TYPE_CHECKING
+
+from dixit.protocol import messages as m
+
+from .cards import UnknownDeck
+from .connection import Connection
+
+if TYPE_CHECKING:
+    from .room import Room
+
+EMPTY = "chat/empty"
+TOO_LONG = "chat/too_long"
+RATE = "chat/rate"
+SECRET = "chat/secret"
+MUTED = "chat/muted"
+NOT_HOST = "room/not_host"
+UNKNOWN_SEAT = "room/unknown_seat"
+SPECTATOR = "auth/spectator"
+
+TALK_MESSAGES = (m.Say, m.React, m.MuteSeat)
+
+# Per seat: a few lines at once, then one every 2 s; reactions a little faster.
+CHAT_BURST, CHAT_PER_SECOND = 3, 0.5
+REACTION_BURST, REACTION_PER_SECOND = 4, 1.0
+SECRET_WINDOW = 8  # this many characters of a card id's hash are enough to name the card
+_REMEMBERED_IDS = 200  # command ids kept to acknowledge a resend without saying it twice
+
+_SPACES = re.compile(r"\s+")
+_NOT_ALNUM = re.compile(r"[^0-9a-z]")
+
+
+class Bucket:
+    """``burst`` at once, ``per_second`` sustained."""
+
+    def __init__(self, burst: int, per_second: float) -> None:
+        self.burst, self.per_second = float(burst), per_second
+        self.tokens, self.stamp = float(burst), time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.per_second)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+def plain_text(text: str) -> str:
+    """The words as they will be shown: no control or format characters, single spaces."""
+    kept = "".join(
+        " " if ch.isspace() else ch
+        for ch in text
+        if ch.isspace() or unicodedata.category(ch)[0] != "C"
+    )
+    return _SPACES.sub(" ", kept).strip()
+
+
+def secret_windows(card_ids: list[str]) -> frozenset[str]:
+    """Every ``SECRET_WINDOW``-character piece of each card's own part (the hash after the deck
+    slug), lower case, letters and digits only."""
+    pieces: set[str] = set()
+    for card_id in card_ids:
+        key = _NOT_ALNUM.sub("", card_id.rsplit("-", 1)[-1].lower())
+        if len(key) < SECRET_WINDOW:
+            key = _NOT_ALNUM.sub("", card_id.lower())
+        for i in range(len(key) - SECRET_WINDOW + 1):
+            pieces.add(key[i : i + SECRET_WINDOW])
+    return frozenset(pieces)
+
+
+def names_a_card(text: str, windows: frozenset[str]) -> bool:
+    """Does ``text`` hold a piece of a card id, even split by spaces or punctuation?"""
+    squeezed = _NOT_ALNUM.sub("", text.lower())
+    return any(
+        squeezed[i : i + SECRET_WINDOW] in windows for i in range(len(squeezed) - SECRET_WINDOW + 1)
+    )
+
+
+class TableTalk:
+    """One room's chat lines, reactions and mutes."""
+
+    def __init__(self, room: Room) -> None:
+        self.room = room
+        self.lines: collections.deque[m.ChatLine] = collections.deque(maxlen=m.CHAT_HISTORY)
+        self.count = 0
+        self.muted: set[str] = set()
+        self._chat: dict[str, Bucket] = {}
+        self._reactions: dict[str, Bucket] = {}
+        self._done: collections.OrderedDict[tuple[str, str], None] = collections.OrderedDict()
+        self._windows: tuple[tuple[str, ...], frozenset[str]] | None = None
+
+    def state(self) -> m.Talk:
+        return m.Talk(lines=list(self.lines), muted=sorted(self.muted))
+
+    def handle(self, conn: Connection, msg: m.ClientModel) -> None:
+        """Answer one talk message: ack, or an error with a code (and nothing said)."""
+        command_id: str = getattr(msg, "id", "")
+        if conn.seat is None:
+            conn.send(m.Error(id=command_id, code=SPECTATOR, message="spectators watch"))
+            return
+        key = (conn.seat, command_id)
+        if key in self._done:
+            conn.send(m.Ack(id=command_id, version=self.room.version, duplicate=True))
+            return
+        problem = self._apply(conn.seat, msg)
+        if problem is not None:
+            conn.send(m.Error(id=command_id, code=problem[0], message=problem[1]))
+            return
+        self._done[key] = None
+        if len(self._done) > _REMEMBERED_IDS:
+            self._done.popitem(last=False)
+        conn.send(m.Ack(id=command_id, version=self.room.version, duplicate=False))
+
+    def _apply(self, seat_id: str, msg: m.ClientModel) -> tuple[str, str] | None:
+        if isinstance(msg, m.MuteSeat):
+            return self._mute(seat_id, msg)
+        if seat_id in self.muted:
+            return MUTED, "the host has muted you"
+        if isinstance(msg, m.React):
+            if not self._bucket(self._reactions, seat_id, REACTION_BURST, REACTION_PER_SECOND):
+                return RATE, "too many reactions; wait a moment"
+            now = int(time.time() * 1000)
+            self.room.broadcast(m.Reaction(seat=seat_id, reaction=msg.reaction, at=now))
+            return None
+        if isinstance(msg, m.Say):
+            return self._say(seat_id, msg.text)
+        return "command/unknown_type", f"unexpected {type(msg).__name__}"
+
+    def _say(self, seat_id: str, raw: str) -> tuple[str, str] | None:
+        text = plain_text(raw)
+        if not text:
+            return EMPTY, "say something"
+        if len(text) > m.MAX_CHAT_LENGTH:
+            return TOO_LONG, f"a line has at most {m.MAX_CHAT_LENGTH} characters"
+        if names_a_card(text, self._secret_windows()):
+            return SECRET, "a card id cannot be said at the table"
+        if not self._bucket(self._chat, seat_id, CHAT_BURST, CHAT_PER_SECOND):
+            return RATE, "too many lines; wait a moment"
+        seat = self.room.data.seat(seat_id)
+        self.count += 1
+        line = m.ChatLine(
+            n=self.count,
+            seat=seat_id,
+            name=seat.name if seat else seat_id,
+            text=text,
+            at=int(time.time() * 1000),
+        )
+        self.lines.append(line)
+        self.room.broadcast(m.Chat(line=line))
+        return None
+
+    def _mute(self, host_id: str, msg: m.MuteSeat) -> tuple[str, str] | None:
+        if host_id != self.room.data.host:
+            return NOT_HOST, "only the host can mute"
+        if self.room.data.seat(msg.seat) is None or msg.seat == host_id:
+            return UNKNOWN_SEAT, f"no other seat {msg.seat!r} to mute"
+        if msg.muted:
+            self.muted.add(msg.seat)
+        else:
+            self.muted.discard(msg.seat)
+        self.room.broadcast(self.state())
+        return None
+
+    @staticmethod
+    def _bucket(buckets: dict[str, Bucket], seat_id: str, burst: int, rate: float) -> bool:
+        bucket = buckets.get(seat_id)
+        if bucket is None:
+            bucket = buckets[seat_id] = Bucket(burst, rate)
+        return bucket.take()
+
+    def _secret_windows(self) -> frozenset[str]:
+        """The pieces of every card id of the room's decks (the cards in play come from them)."""
+        decks = tuple(self.room.settings.decks)
+        if self._windows is None or self._windows[0] != decks:
+            try:
+                ids = self.room.services.cards.card_ids(list(decks))
+            except UnknownDeck:
+                ids = []
+            self._windows = (decks, secret_windows(ids))
+        return self._windows[1]
