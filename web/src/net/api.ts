@@ -1,5 +1,5 @@
 /** The HTTP lobby API: create a room, join, spectate, list decks. */
-import type { CreateRoomRequest, DeckCards, DeckList, JoinRoomRequest, SeatTicket } from "../protocol";
+import type { CreateRoomRequest, DeckCards, DeckList, JoinRoomRequest, PublicTableList, SeatTicket } from "../protocol";
 
 export class ApiProblem extends Error {
   constructor(
@@ -36,5 +36,6 @@ export const api = {
   spectate: (code: string) =>
     call<SeatTicket>("POST", `/api/rooms/${encodeURIComponent(code)}/spectate`, {}),
   decks: () => call<DeckList>("GET", "/api/decks"),
+  tables: () => call<PublicTableList>("GET", "/api/tables"),
   deckCards: (slug: string) => call<DeckCards>("GET", `/api/decks/${encodeURIComponent(slug)}/cards`),
 };

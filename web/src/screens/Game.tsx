@@ -12,6 +12,8 @@ import { GameOver } from "./GameOver";
 import { HostControls } from "./HostControls";
 import { Reveal, cardAlt } from "./Reveal";
 import type { Send } from "./Room";
+import { Chat } from "../components/Chat";
+import { ReactionsShown } from "../components/Reactions";
 
 export function Game({ state, send }: { state: ClientState; send: Send }) {
   const { t } = useI18n();
@@ -138,8 +140,10 @@ export function Game({ state, send }: { state: ClientState; send: Send }) {
           <Players view={view} room={room} gained={gained} />
           <ScoreTrack players={trackPlayers} label={t("game.scores")} target={view.rules.end_at_score} />
           {state.you?.is_host && phase !== "over" ? <HostControls view={view} room={room} send={send} /> : null}
+          <Chat state={state} send={send} />
         </aside>
       </div>
+      <ReactionsShown state={state} />
       {zoom ? <Zoom cards={zoom.cards.map((c) => ({ ...c, selected: selected.includes(c.id) }))} start={zoom.index} onClose={() => setZoom(null)} onSelect={zoom.select} t={t} /> : null}
     </main>
   );

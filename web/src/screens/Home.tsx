@@ -6,6 +6,7 @@ import { useI18n } from "../i18n/context";
 import { api, ApiProblem } from "../net/api";
 import { saveTicket } from "../net/tickets";
 import type { DeckInfo, RoomSettings } from "../protocol";
+import { PublicRooms } from "./PublicRooms";
 
 const NAME_KEY = "dixit.name";
 
@@ -180,6 +181,7 @@ export function Home() {
             <button type="submit" class="btn btn-primary btn-big" disabled={busy} data-testid="create">{t("home.createButton")}</button>
           </form>
         </div>
+        <PublicRooms name={name} />
       </main>
     </div>
   );

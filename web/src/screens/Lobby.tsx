@@ -6,6 +6,9 @@ import { useI18n } from "../i18n/context";
 import type { ClientState } from "../state/reducer";
 import { isPending } from "../state/reducer";
 import type { Send } from "./Room";
+import { Chat } from "../components/Chat";
+import { ReactionsShown } from "../components/Reactions";
+import { OpenTable } from "./PublicRooms";
 
 export function joinUrl(code: string): string {
   return `${location.origin}/r/${code}`;
@@ -90,7 +93,10 @@ export function Lobby({ state, send }: { state: ClientState; send: Send }) {
         ) : (
           <p class="waiting" data-testid="waiting-host">{you?.role === "spectator" ? t("turn.spectating") : t("lobby.waitingHost")}</p>
         )}
+        <OpenTable state={state} send={send} />
       </section>
+      <Chat state={state} send={send} />
+      <ReactionsShown state={state} />
     </main>
   );
 }

@@ -12,6 +12,8 @@ import { revealedRound, roundPoints, seatName, shownView } from "../state/reduce
 import { Banner, ClueBubble, names } from "./Banner";
 import { Reveal } from "./Reveal";
 import { joinUrl } from "./Lobby";
+import { Chat } from "../components/Chat";
+import { ReactionsShown } from "../components/Reactions";
 
 /** The spectator / TV view: the table and the scores, large; no hands. */
 export function Tv({ state }: { state: ClientState }) {
@@ -49,8 +51,10 @@ export function Tv({ state }: { state: ClientState }) {
             <QrCode text={joinUrl(room.code)} label={t("lobby.qr")} />
             <span>{t("tv.join", { url: joinUrl(room.code) })}</span>
           </div>
+          <Chat state={state} tv />
         </aside>
       </div>
+      <ReactionsShown state={state} big />
       {zoom ? <Zoom cards={zoom.cards} start={zoom.index} onClose={() => setZoom(null)} t={t} /> : null}
     </main>
   );
