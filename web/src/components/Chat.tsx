@@ -10,8 +10,9 @@ import { ReactionButtons, useTalkHidden } from "./Reactions";
  * The table's chat: recent lines (plain text), a line to type, the quick reactions, the host's
  * mutes, and a switch to hide it all for this player. `tv`: read-only, the last few lines.
  */
-export function Chat({ state, send, tv = false }: { state: ClientState; send?: Send; tv?: boolean }) {
+export function Chat({ state, send, tv: tvAsked = false }: { state: ClientState; send?: Send; tv?: boolean }) {
   const { t } = useI18n();
+  const tv = tvAsked || state.you?.role === "spectator"; // a spectator's screen is the TV
   const [hidden, setHidden] = useTalkHidden();
   const [text, setText] = useState("");
   const log = useRef<HTMLOListElement>(null);
@@ -21,6 +22,14 @@ export function Chat({ state, send, tv = false }: { state: ClientState; send?: S
   const muted = me !== null && talk.muted.includes(me);
   const canTalk = Boolean(send) && me !== null && !tv;
   const lines = tv ? talk.lines.slice(-4) : talk.lines;
+  const toggled = useRef(false);
+  const toggle = (next: boolean) => { toggled.current = true; setHidden(next); };
+
+  // After Hide or Show, the keyboard stays on the button that replaced the one pressed.
+  useEffect(() => {
+    if (toggled.current) document.getElementById("talk-toggle")?.focus();
+    toggled.current = false;
+  }, [hidden]);
 
   useEffect(() => {
     const el = log.current;
@@ -31,7 +40,7 @@ export function Chat({ state, send, tv = false }: { state: ClientState; send?: S
     if (tv) return null;
     return (
       <section class="chat chat--hidden" data-testid="chat">
-        <button type="button" class="btn btn-ghost btn-small" onClick={() => setHidden(false)} data-testid="talk-show">
+        <button type="button" id="talk-toggle" class="btn btn-ghost btn-small" onClick={() => toggle(false)} data-testid="talk-show">
           {t("talk.show")}
         </button>
       </section>
@@ -47,13 +56,18 @@ export function Chat({ state, send, tv = false }: { state: ClientState; send?: S
   }
 
   const others = (room?.seats ?? []).filter((s) => s.id !== room?.host && !s.is_bot && !s.left);
+  // A mute asked for shows at once (the server's answer follows).
+  const isMuted = (seat: string) => {
+    const asked = Object.values(state.pending).filter((c) => c.type === "mute" && c.seat === seat).pop();
+    return asked && asked.type === "mute" ? asked.muted : talk.muted.includes(seat);
+  };
 
   return (
     <section class={`chat panel${tv ? " chat--tv" : ""}`} aria-labelledby="chat-title" data-testid="chat">
       <div class="chat-head">
         <h2 id="chat-title" class="section-title">{t("talk.title")}</h2>
         {tv ? null : (
-          <button type="button" class="btn btn-ghost btn-small" onClick={() => setHidden(true)} data-testid="talk-hide">
+          <button type="button" id="talk-toggle" class="btn btn-ghost btn-small" aria-label={t("talk.hideLabel")} onClick={() => toggle(true)} data-testid="talk-hide">
             {t("talk.hide")}
           </button>
         )}
@@ -86,7 +100,7 @@ export function Chat({ state, send, tv = false }: { state: ClientState; send?: S
           <summary>{t("talk.muteTitle")}</summary>
           {others.map((s) => (
             <label key={s.id} class="check">
-              <input type="checkbox" checked={talk.muted.includes(s.id)} onChange={(e) => send({ type: "mute", seat: s.id, muted: e.currentTarget.checked })} data-testid="mute-seat" data-seat={s.id} />
+              <input type="checkbox" checked={isMuted(s.id)} onChange={(e) => send({ type: "mute", seat: s.id, muted: e.currentTarget.checked })} data-testid="mute-seat" data-seat={s.id} />
               <span>{t("talk.muteSeat", { name: seatName(room, s.id) })}</span>
             </label>
           ))}

@@ -34,8 +34,9 @@ export function ReactionButtons({ send, disabled }: { send: Send; disabled: bool
 }
 
 /** Reactions on the table for a few seconds: who, and which. Nothing to click; out of the way. */
-export function ReactionsShown({ state, big = false }: { state: ClientState; big?: boolean }) {
+export function ReactionsShown({ state, big: bigAsked = false }: { state: ClientState; big?: boolean }) {
   const { t } = useI18n();
+  const big = bigAsked || state.you?.role === "spectator";
   const [hidden] = useTalkHidden();
   const [now, setNow] = useState(Date.now());
   const live = state.talk.reactions.filter((r) => now - r.shownAt < REACTION_MS);
@@ -51,7 +52,7 @@ export function ReactionsShown({ state, big = false }: { state: ClientState; big
   return (
     <div class={`reactions-shown${big ? " reactions-shown--big" : ""}`} data-testid="reactions-shown">
       <p class="sr-only" aria-live="polite">{newest && live.includes(newest) ? said(newest.seat, newest.reaction) : ""}</p>
-      {live.map((r) => {
+      {live.slice(big ? -6 : -3).map((r) => {
         const seat = state.room?.seats.find((s) => s.id === r.seat);
         return (
           <span key={r.key} class="reaction-chip" style={{ borderColor: rabbitHex(seat?.colour) }} aria-hidden="true" data-testid="reaction-chip" data-reaction={r.reaction}>

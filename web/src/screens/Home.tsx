@@ -102,6 +102,7 @@ export function Home() {
           <span>{t("home.name")}</span>
           <input name="name" value={name} maxLength={32} autoComplete="nickname" placeholder={t("home.namePlaceholder")} onInput={(e) => setName(e.currentTarget.value)} data-testid="name" />
         </label>
+        <PublicRooms name={name} />
         <div class="home-cols">
           <form class="panel" onSubmit={(e) => { e.preventDefault(); void go("join"); }}>
             <h2>{t("home.join")}</h2>
@@ -181,7 +182,6 @@ export function Home() {
             <button type="submit" class="btn btn-primary btn-big" disabled={busy} data-testid="create">{t("home.createButton")}</button>
           </form>
         </div>
-        <PublicRooms name={name} />
       </main>
     </div>
   );

@@ -53,6 +53,8 @@ export function PublicRooms({ name }: { name: string }) {
     }
   }
 
+  // Nothing waits: the home page stays as it was (the list appears when a table opens).
+  if (!tables || tables.length === 0) return null;
   return (
     <section class="panel open-tables" aria-labelledby="open-tables-title" data-testid="open-tables">
       <div class="chat-head">
@@ -60,9 +62,7 @@ export function PublicRooms({ name }: { name: string }) {
         <button type="button" class="btn btn-ghost btn-small" onClick={() => void load()} data-testid="tables-refresh">{t("tables.refresh")}</button>
       </div>
       {error ? <p class="alert" role="alert">{error}</p> : null}
-      {tables === null ? <p class="muted">{t("conn.connecting")}</p> : null}
-      {tables !== null && tables.length === 0 ? <p class="muted" data-testid="tables-none">{t("tables.none")}</p> : null}
-      {tables && tables.length > 0 ? (
+      {tables.length > 0 ? (
         <ul class="table-list" aria-live="polite">
           {tables.map((table) => (
             <li key={table.code} class="table-item" data-testid="open-table" data-code={table.code}>
@@ -93,10 +93,14 @@ export function OpenTable({ state, send }: { state: ClientState; send: Send }) {
   const isHost = Boolean(state.you?.is_host);
   const [tableName, setTableName] = useState(s.table_name ?? "");
   useEffect(() => setTableName(s.table_name ?? ""), [s.table_name]);
-  const isPublic = Boolean(s.public);
+  // A change asked for shows at once (the server's answer follows).
+  const asked = Object.values(state.pending).filter((c) => c.type === "update_settings").pop();
+  // Changes build on the latest one still on its way, so two quick changes never undo each other.
+  const wanted = asked && asked.type === "update_settings" ? asked.settings : s;
+  const isPublic = Boolean(wanted.public);
 
   function change(update: { public?: boolean; table_name?: string | null; language?: Lang | null }) {
-    const next = { ...s, ...update };
+    const next = { ...wanted, ...update };
     if (next.public && !next.language) next.language = lang;
     send({ type: "update_settings", settings: next });
   }
@@ -116,12 +120,12 @@ export function OpenTable({ state, send }: { state: ClientState; send: Send }) {
           <form class="open-name" onSubmit={(e) => { e.preventDefault(); change({ table_name: tableName.trim() || null }); }}>
             <label class="field">
               <span>{t("open.name")}</span>
-              <input value={tableName} maxLength={40} placeholder={t("open.namePlaceholder")} onInput={(e) => setTableName(e.currentTarget.value)} onBlur={() => { if ((tableName.trim() || null) !== (s.table_name ?? null)) change({ table_name: tableName.trim() || null }); }} data-testid="table-name-input" />
+              <input value={tableName} maxLength={40} placeholder={t("open.namePlaceholder")} onInput={(e) => setTableName(e.currentTarget.value)} onBlur={() => { if ((tableName.trim() || null) !== (wanted.table_name ?? null)) change({ table_name: tableName.trim() || null }); }} data-testid="table-name-input" />
             </label>
           </form>
           <label class="field field--inline">
             <span>{t("open.language")}</span>
-            <select value={s.language ?? lang} onChange={(e) => change({ language: e.currentTarget.value as Lang })} data-testid="table-language">
+            <select value={wanted.language ?? lang} onChange={(e) => change({ language: e.currentTarget.value as Lang })} data-testid="table-language">
               {LANGUAGES.map((l) => <option key={l} value={l}>{LANGUAGE_NAMES[l]}</option>)}
             </select>
           </label>
