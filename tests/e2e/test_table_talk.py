@@ -27,6 +27,15 @@ from e2e_helpers import (
 from playwright.sync_api import expect
 
 TV = {"width": 1920, "height": 1080}
+AXE = Path(__file__).resolve().parents[2] / "web" / "node_modules" / "axe-core" / "axe.min.js"
+# What this file's features put on screen: only these parts are audited here.
+OURS = [
+    "[data-testid=chat]",
+    "[data-testid=reactions-shown]",
+    "[data-testid=open-tables]",
+    "[data-testid=open-table-settings]",
+    "[data-testid=open-state]",
+]
 EN = messages("en")
 PAYLOAD = '<img src=x onerror="window.__pwned=1"> <b>bold</b>'
 
@@ -51,6 +60,31 @@ def snap(p: Player, name: str) -> None:
     if folder:
         p.page.wait_for_timeout(400)
         p.page.screenshot(path=str(Path(folder) / f"{name}.png"))
+
+
+def assert_accessible(p: Player) -> None:
+    """axe-core (npm ``axe-core``) finds no serious or critical violation in the talk and open
+    tables parts of the screen."""
+    if not AXE.exists():
+        pytest.skip(f"axe-core is not installed ({AXE}); cd web && npm install axe-core")
+    p.page.evaluate(  # audit the settled screen: fades at their end, endless ones paused
+        """() => document.getAnimations().forEach(a => {
+            if (Number.isFinite(a.effect?.getComputedTiming().endTime)) a.finish();
+            else a.pause(); })"""
+    )
+    if not p.page.evaluate("() => typeof window.axe === 'object'"):
+        p.page.add_script_tag(path=str(AXE))
+    found = p.page.evaluate(
+        """async (ours) => {
+            const include = ours.filter(s => document.querySelector(s)).map(s => [s]);
+            if (include.length === 0) return [];
+            const result = await axe.run({ include }, { resultTypes: ['violations'] });
+            return result.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
+                .map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).join(', '));
+        }""",
+        OURS,
+    )
+    assert found == [], f"{p.name}: {found}"
 
 
 def chat_texts(p: Player) -> list[str]:
@@ -105,6 +139,8 @@ def test_chat_and_reactions_on_phone_desktop_and_tv(opened: Any, server: str) ->
     expect(tv.page.locator("[data-testid=reaction-chip][data-reaction=party]")).to_be_visible()
     snap(bo, "talk-phone-lobby")
     snap(tv, "talk-tv-lobby")
+    for p in (ann, bo, tv):
+        assert_accessible(p)
 
     # A card id is never said: refused with the reason, in the player's language.
     slug = api(server, "GET", "/api/decks")["decks"][0]["slug"]
@@ -113,6 +149,7 @@ def test_chat_and_reactions_on_phone_desktop_and_tv(opened: Any, server: str) ->
     cy.page.get_by_test_id("chat-send").click()
     expect(cy.page.get_by_test_id("error")).to_contain_text(EN["error.chat/secret"])
     assert not any(card in t for t in chat_texts(ann))
+    expect(cy.page.get_by_test_id("chat-input")).to_have_value(f"mine is {card}")  # to edit
 
     # The host mutes Bo: Bo is told, cannot type or react; unmuted, Bo talks again.
     ann.page.get_by_test_id("chat-mutes").locator("summary").click()
@@ -121,6 +158,7 @@ def test_chat_and_reactions_on_phone_desktop_and_tv(opened: Any, server: str) ->
     expect(bo.page.get_by_test_id("chat-input")).to_be_disabled()
     expect(bo.page.get_by_test_id("react-like")).to_be_disabled()
     snap(bo, "talk-phone-muted")
+    assert_accessible(bo)
     ann.page.get_by_label(EN["talk.muteSeat"].format(name="Bo")).uncheck()
     expect(bo.page.get_by_test_id("chat-input")).to_be_enabled()
 
@@ -147,6 +185,8 @@ def test_chat_and_reactions_on_phone_desktop_and_tv(opened: Any, server: str) ->
     snap(ann, "talk-desktop-game")
     snap(bo, "talk-phone-game")
     snap(tv, "talk-tv-game")
+    for p in (ann, bo, cy, tv):
+        assert_accessible(p)
 
 
 def test_open_tables_are_listed_and_joined_private_ones_never(opened: Any) -> None:
@@ -168,6 +208,7 @@ def test_open_tables_are_listed_and_joined_private_ones_never(opened: Any) -> No
     expect(table.get_by_test_id("table-seats")).to_have_text(EN["tables.seatsFree"].format(n=5))
     expect(cy.page.locator(f"[data-testid=open-table][data-code='{private}']")).to_have_count(0)
     snap(cy, "tables-phone-home")
+    assert_accessible(cy)
     tv = opened("Big", viewport=TV)
     tv.page.goto("/")
     expect(tv.page.locator(f"[data-testid=open-table][data-code='{code}']")).to_be_visible()
@@ -180,6 +221,8 @@ def test_open_tables_are_listed_and_joined_private_ones_never(opened: Any) -> No
     expect(cy.page.get_by_test_id("open-state")).to_have_text(EN["open.isPublic"])
     expect(ann.page.get_by_test_id("seat")).to_have_count(2)
     snap(ann, "tables-desktop-lobby")
+    assert_accessible(ann)
+    assert_accessible(cy)
 
     # Made private again: gone from the list.
     ann.page.get_by_test_id("public").uncheck()

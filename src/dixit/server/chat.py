@@ -34,6 +34,7 @@ MUTED = "chat/muted"
 NOT_HOST = "room/not_host"
 UNKNOWN_SEAT = "room/unknown_seat"
 SPECTATOR = "auth/spectator"
+BAD_TOKEN = "auth/bad_token"
 
 TALK_MESSAGES = (m.Say, m.React, m.MuteSeat)
 
@@ -116,6 +117,10 @@ class TableTalk:
         command_id: str = getattr(msg, "id", "")
         if conn.seat is None:
             conn.send(m.Error(id=command_id, code=SPECTATOR, message="spectators watch"))
+            return
+        seat = self.room.data.seat(conn.seat)
+        if seat is None or seat.left or seat.token_hash != conn.token_hash:
+            conn.send(m.Error(id=command_id, code=BAD_TOKEN, message="not your seat any more"))
             return
         key = (conn.seat, command_id)
         if key in self._done:

@@ -15,7 +15,7 @@ export function Chat({ state, send, tv: tvAsked = false }: { state: ClientState;
   const tv = tvAsked || state.you?.role === "spectator"; // a spectator's screen is the TV
   const [hidden, setHidden] = useTalkHidden();
   const [text, setText] = useState("");
-  const log = useRef<HTMLOListElement>(null);
+  const log = useRef<HTMLDivElement>(null);
   const talk = state.talk;
   const room = state.room;
   const me = state.you?.seat ?? null;
@@ -23,6 +23,16 @@ export function Chat({ state, send, tv: tvAsked = false }: { state: ClientState;
   const canTalk = Boolean(send) && me !== null && !tv;
   const lines = tv ? talk.lines.slice(-4) : talk.lines;
   const toggled = useRef(false);
+  const lastSaid = useRef<{ id: string; text: string } | null>(null);
+
+  // A line the server refused (too fast, too long, a card id) comes back to the input to edit.
+  useEffect(() => {
+    const said = lastSaid.current;
+    if (said && state.error?.code.startsWith("chat/") && !(said.id in state.pending)) {
+      setText((current) => current || said.text);
+      lastSaid.current = null;
+    }
+  }, [state.error]);
   const toggle = (next: boolean) => { toggled.current = true; setHidden(next); };
 
   // After Hide or Show, the keyboard stays on the button that replaced the one pressed.
@@ -51,7 +61,7 @@ export function Chat({ state, send, tv: tvAsked = false }: { state: ClientState;
     e.preventDefault();
     const line = text.trim();
     if (!line || !send) return;
-    send({ type: "say", text: line });
+    lastSaid.current = { id: send({ type: "say", text: line }), text: line };
     setText("");
   }
 
@@ -72,7 +82,8 @@ export function Chat({ state, send, tv: tvAsked = false }: { state: ClientState;
           </button>
         )}
       </div>
-      <ol class="chat-log" ref={log} role="log" aria-live="polite" aria-label={t("talk.log")} tabIndex={tv ? undefined : 0} data-testid="chat-log">
+      <div class="chat-log" ref={log} role="log" aria-live="polite" aria-label={t("talk.log")} tabIndex={tv ? undefined : 0} data-testid="chat-log">
+        <ol class="chat-lines">
         {lines.length === 0 ? <li class="muted chat-empty">{t("talk.empty")}</li> : null}
         {lines.map((line) => {
           const colour = rabbitHex(room?.seats.find((s) => s.id === line.seat)?.colour);
@@ -83,7 +94,8 @@ export function Chat({ state, send, tv: tvAsked = false }: { state: ClientState;
             </li>
           );
         })}
-      </ol>
+        </ol>
+      </div>
       {canTalk && send ? (
         <>
           {muted ? <p class="note chat-muted" role="status" data-testid="chat-muted">{t("talk.muted")}</p> : null}
