@@ -4,8 +4,11 @@ mute, plain text only, and never a card id."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 from .harness import Client, Message, ServerProcess, create_room, http, join_room
+from .test_pubsub import REDIS_URL
+from .test_scaled_out import schema_url  # noqa: F401 - the fixture
 
 
 async def seated(server: ServerProcess, *names: str, **settings: object) -> list[Client]:
@@ -48,7 +51,7 @@ def test_lines_and_reactions_reach_everyone_as_plain_text(server: ServerProcess)
             line = said["line"]
             # Markup stays as the characters typed; control characters go; spaces are one.
             assert line["text"] == "<img src=x onerror=alert(1)> <b>hi</b> there"
-            assert line["seat"] == bo.seat and line["name"] == "Bo" and line["n"] == 1
+            assert line["seat"] == bo.seat and line["name"] == "Bo" and line["id"]
         assert (await ann.command("react", reaction="laugh"))["type"] == "ack"
         for client in (ann, bo, tv):
             reaction = await heard(client, "reaction")
@@ -150,3 +153,44 @@ def test_the_host_mutes_and_unmutes_a_seat(server: ServerProcess) -> None:
         await close([ann, bo, cy, tv])
 
     asyncio.run(main())
+
+
+def test_two_processes_hear_each_other(schema_url: str, tmp_path: Path) -> None:  # noqa: F811
+    """Ann on one server process, Bo on another: lines, reactions and mutes cross over."""
+    extra = ("--pubsub", REDIS_URL)
+    a = ServerProcess(database=schema_url, workdir=tmp_path, extra=extra)
+    b = ServerProcess(database=schema_url, workdir=tmp_path, extra=extra)
+    a.start()
+    b.start()
+
+    async def main() -> None:
+        ticket = create_room(a.base, "Ann")
+        ann = Client(a.ws_base, ticket)
+        bo = Client(b.ws_base, join_room(b.base, ticket["code"], "Bo"))
+        await ann.connect()
+        await bo.connect()
+        assert (await ann.command("say", text="from A"))["type"] == "ack"
+        assert (await bo.until(lambda m: m["type"] == "chat"))["line"]["text"] == "from A"
+        assert (await bo.command("say", text="from B"))["type"] == "ack"
+        assert (await bo.command("react", reaction="wow"))["type"] == "ack"
+        heard = await ann.until(lambda m: m["type"] == "chat")
+        assert heard["line"]["text"] == "from B" and heard["line"]["seat"] == bo.seat
+        assert (await ann.until(lambda m: m["type"] == "reaction"))["reaction"] == "wow"
+        # The host on A mutes Bo on B: B refuses Bo's lines.
+        assert (await ann.command("mute", seat=bo.seat, muted=True))["type"] == "ack"
+        await bo.until(lambda m: m["type"] == "talk" and m["muted"] == [bo.seat])
+        assert (await bo.command("say", text="hush"))["code"] == "chat/muted"
+        # Someone arriving on B reads the lines said on both.
+        late = Client(b.ws_base, ticket)
+        await late.connect()
+        talk = await late.until(lambda m: m["type"] == "talk")
+        assert [line["text"] for line in talk["lines"]] == ["from A", "from B"]
+        ids = [line["id"] for line in talk["lines"]]
+        assert len(set(ids)) == 2
+        await close([ann, bo, late])
+
+    try:
+        asyncio.run(main())
+    finally:
+        a.stop()
+        b.stop()

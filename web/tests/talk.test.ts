@@ -2,12 +2,12 @@ import { describe, expect, it } from "vitest";
 import type { ChatLine } from "../src/protocol";
 import { initialTalk, reduceTalk, REACTION_MS, REACTIONS, REACTION_EMOJI } from "../src/state/talk";
 
-const line = (n: number, text = `line ${n}`): ChatLine => ({ n, seat: "p2", name: "Bo", text, at: 1000 + n });
+const line = (n: number, text = `line ${n}`): ChatLine => ({ id: `a1-${n}`, seat: "p2", name: "Bo", text, at: 1000 + n });
 
 describe("table talk", () => {
   it("takes the history and the muted seats from a talk message", () => {
     const s = reduceTalk(initialTalk, { type: "talk", v: 1, lines: [line(1), line(2)], muted: ["p3"] });
-    expect(s.lines.map((l) => l.n)).toEqual([1, 2]);
+    expect(s.lines.map((l) => l.id)).toEqual(["a1-1", "a1-2"]);
     expect(s.muted).toEqual(["p3"]);
     expect(s.received).toBe(0);
   });
@@ -17,7 +17,7 @@ describe("table talk", () => {
     for (let n = 1; n <= 60; n++) s = reduceTalk(s, { type: "chat", v: 1, line: line(n) });
     s = reduceTalk(s, { type: "chat", v: 1, line: line(60) });
     expect(s.lines).toHaveLength(50);
-    expect(s.lines[0]!.n).toBe(11);
+    expect(s.lines[0]!.id).toBe("a1-11");
     expect(s.received).toBe(60);
   });
 

@@ -266,9 +266,9 @@ class MuteSeat(ClientModel):
 
 
 class ChatLine(ServerModel):
-    """One chat line: ``n`` counts the room's lines; ``at`` is Unix ms; ``name`` as it was."""
+    """One chat line: ``id`` is unique in the room; ``at`` is Unix ms; ``name`` as it was."""
 
-    n: int
+    id: str
     seat: SeatId
     name: str
     text: str

@@ -6,25 +6,33 @@ show them as text, never as markup. A line holding a card id of the room's decks
 (``chat/secret``): the chat must never say which card is whose. The host may mute a seat; its
 lines and reactions are then refused (``chat/muted``). Spectators read and watch but do not talk.
 
-The talk lives in this process's memory (the last ``CHAT_HISTORY`` lines and the muted seats):
-it is not part of the game's record and a restart forgets it.
+The talk lives in memory (the last ``CHAT_HISTORY`` lines and the muted seats): it is not part
+of the game's record and a restart forgets it. Server processes sharing a room pass every line,
+reaction and mute on to each other over the room's talk channel (``dixit:talk:CODE``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import collections
+import json
+import logging
 import re
 import time
 import unicodedata
+from collections.abc import Coroutine
 from typing import TYPE_CHECKING
 
 from dixit.protocol import messages as m
+from dixit.pubsub import Subscription
 
 from .cards import UnknownDeck
 from .connection import Connection
 
 if TYPE_CHECKING:
     from .room import Room
+
+log = logging.getLogger("dixit.server")
 
 EMPTY = "chat/empty"
 TOO_LONG = "chat/too_long"
@@ -108,6 +116,64 @@ class TableTalk:
         self._reactions: dict[str, Bucket] = {}
         self._done: collections.OrderedDict[tuple[str, str], None] = collections.OrderedDict()
         self._windows: tuple[tuple[str, ...], frozenset[str]] | None = None
+        self._subscription: Subscription | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # ------------------------------------------------------------------ other processes
+
+    @property
+    def channel(self) -> str:
+        return f"dixit:talk:{self.room.code}"
+
+    async def listen(self) -> None:
+        """Hear what is said through the other server processes of this room."""
+        self._subscription = await self.room.services.pubsub.subscribe(self.channel)
+        self._spawn(self._follow(self._subscription))
+
+    def close(self) -> None:
+        if self._subscription is not None:
+            self._subscription.close()
+        for task in list(self._tasks):
+            task.cancel()
+
+    def _spawn(self, coro: Coroutine[None, None, None]) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _follow(self, subscription: Subscription) -> None:
+        while (text := await subscription.get()) is not None:
+            try:
+                note = json.loads(text)
+                if note.get("origin") != self.room.services.origin:
+                    self._heard(note["message"])
+            except (ValueError, KeyError, TypeError):
+                log.warning("room %s: unreadable talk note", self.room.code)
+
+    def _heard(self, message: dict[str, object]) -> None:
+        """A line, reaction or mute from another process: keep it and tell our sockets."""
+        kind = message.get("type")
+        if kind == "chat":
+            chat = m.Chat.model_validate(message)
+            self.lines.append(chat.line)
+            self.room.broadcast(chat)
+        elif kind == "reaction":
+            self.room.broadcast(m.Reaction.model_validate(message))
+        elif kind == "talk":
+            self.muted = set(m.Talk.model_validate(message).muted)
+            self.room.broadcast(self.state())
+
+    def _tell(self, message: m.Chat | m.Reaction | m.Talk) -> None:
+        """To our sockets now, and to the other processes' (best effort)."""
+        self.room.broadcast(message)
+        note = json.dumps({"origin": self.room.services.origin, "message": message.model_dump()})
+        self._spawn(self._publish(note))
+
+    async def _publish(self, note: str) -> None:
+        try:
+            await self.room.services.pubsub.publish(self.channel, note)
+        except Exception:
+            log.exception("room %s: could not pass a talk note on", self.room.code)
 
     def state(self) -> m.Talk:
         return m.Talk(lines=list(self.lines), muted=sorted(self.muted))
@@ -144,7 +210,7 @@ class TableTalk:
             if not self._bucket(self._reactions, seat_id, REACTION_BURST, REACTION_PER_SECOND):
                 return RATE, "too many reactions; wait a moment"
             now = int(time.time() * 1000)
-            self.room.broadcast(m.Reaction(seat=seat_id, reaction=msg.reaction, at=now))
+            self._tell(m.Reaction(seat=seat_id, reaction=msg.reaction, at=now))
             return None
         if isinstance(msg, m.Say):
             return self._say(seat_id, msg.text)
@@ -163,14 +229,14 @@ class TableTalk:
         seat = self.room.data.seat(seat_id)
         self.count += 1
         line = m.ChatLine(
-            n=self.count,
+            id=f"{self.room.services.origin}-{self.count}",
             seat=seat_id,
             name=seat.name if seat else seat_id,
             text=text,
             at=int(time.time() * 1000),
         )
         self.lines.append(line)
-        self.room.broadcast(m.Chat(line=line))
+        self._tell(m.Chat(line=line))
         return None
 
     def _mute(self, host_id: str, msg: m.MuteSeat) -> tuple[str, str] | None:
@@ -182,7 +248,7 @@ class TableTalk:
             self.muted.add(msg.seat)
         else:
             self.muted.discard(msg.seat)
-        self.room.broadcast(self.state())
+        self._tell(self.state())
         return None
 
     @staticmethod

@@ -152,6 +152,7 @@ class Room:
         """Follow the changes other server processes make to this room."""
         self._subscription = await self.services.pubsub.subscribe(self.channel)
         self._listener = asyncio.get_running_loop().create_task(self._listen(self._subscription))
+        await self.talk.listen()
 
     async def _listen(self, subscription: Subscription) -> None:
         own = json.dumps({"origin": self.services.origin})[:-1] + ","
@@ -210,6 +211,7 @@ class Room:
         self.closed = True
         if self._subscription is not None:
             self._subscription.close()
+        self.talk.close()
         for task in (self._timer, self._bots, self._listener):
             if task is not None:
                 task.cancel()

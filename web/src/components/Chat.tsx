@@ -88,7 +88,7 @@ export function Chat({ state, send, tv: tvAsked = false }: { state: ClientState;
         {lines.map((line) => {
           const colour = rabbitHex(room?.seats.find((s) => s.id === line.seat)?.colour);
           return (
-            <li key={line.n} class="chat-line" data-testid="chat-line" data-seat={line.seat}>
+            <li key={line.id} class="chat-line" data-testid="chat-line" data-seat={line.seat}>
               <span class="chat-name" style={{ borderColor: colour }}>{line.name}</span>
               <span class="chat-text">{line.text}</span>
             </li>

@@ -47,7 +47,7 @@ export function reduceTalk(state: TalkState, msg: Talk | Chat | Reaction, now: n
     case "talk":
       return { ...state, lines: msg.lines.slice(-KEEP_LINES), muted: msg.muted };
     case "chat":
-      if (state.lines.some((l) => l.n === msg.line.n)) return state;
+      if (state.lines.some((l) => l.id === msg.line.id)) return state;
       return { ...state, lines: [...state.lines, msg.line].slice(-KEEP_LINES), received: state.received + 1 };
     case "reaction": {
       const fresh = state.reactions.filter((r) => now - r.shownAt < REACTION_MS);
