@@ -33,7 +33,9 @@ export function Chat({ state, send, tv: tvAsked = false }: { state: ClientState;
       lastSaid.current = null;
     }
   }, [state.error]);
-  const toggle = (next: boolean) => { toggled.current = true; setHidden(next); };
+  const [seen, setSeen] = useState(talk.received); // lines received when the talk was hidden
+  const unseen = talk.received - seen;
+  const toggle = (next: boolean) => { toggled.current = true; setSeen(talk.received); setHidden(next); };
 
   // After Hide or Show, the keyboard stays on the button that replaced the one pressed.
   useEffect(() => {
@@ -51,7 +53,7 @@ export function Chat({ state, send, tv: tvAsked = false }: { state: ClientState;
     return (
       <section class="chat chat--hidden" data-testid="chat">
         <button type="button" id="talk-toggle" class="btn btn-ghost btn-small" onClick={() => toggle(false)} data-testid="talk-show">
-          {t("talk.show")}
+          {unseen > 0 ? t("talk.showNew", { n: unseen }) : t("talk.show")}
         </button>
       </section>
     );
