@@ -20,7 +20,7 @@ import logging
 import re
 import time
 import unicodedata
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING
 
 from dixit.protocol import messages as m
@@ -105,10 +105,12 @@ def names_a_card(text: str, windows: frozenset[str]) -> bool:
 
 
 class TableTalk:
-    """One room's chat lines, reactions and mutes."""
+    """One room's chat lines, reactions and mutes. ``send_all`` sends a message to every socket
+    of the room in this process."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: Room, send_all: Callable[[m.ServerModel], None]) -> None:
         self.room = room
+        self._send_all = send_all
         self.lines: collections.deque[m.ChatLine] = collections.deque(maxlen=m.CHAT_HISTORY)
         self.count = 0
         self.muted: set[str] = set()
@@ -156,16 +158,16 @@ class TableTalk:
         if kind == "chat":
             chat = m.Chat.model_validate(message)
             self.lines.append(chat.line)
-            self.room.broadcast(chat)
+            self._send_all(chat)
         elif kind == "reaction":
-            self.room.broadcast(m.Reaction.model_validate(message))
+            self._send_all(m.Reaction.model_validate(message))
         elif kind == "talk":
             self.muted = set(m.Talk.model_validate(message).muted)
-            self.room.broadcast(self.state())
+            self._send_all(self.state())
 
     def _tell(self, message: m.Chat | m.Reaction | m.Talk) -> None:
         """To our sockets now, and to the other processes' (best effort)."""
-        self.room.broadcast(message)
+        self._send_all(message)
         note = json.dumps({"origin": self.room.services.origin, "message": message.model_dump()})
         self._spawn(self._publish(note))
 

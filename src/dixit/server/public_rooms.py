@@ -18,38 +18,35 @@ from fastapi import FastAPI
 from dixit.protocol import messages as m
 
 from .hub import Hub
-from .room import Room
+from .room import Room, rules_from_settings
 
 MAX_LISTED = 100
 
 
-def listed(room: Room) -> bool:
-    """Is this room an open table now?"""
-    if not room.settings.public or room.data.status != "lobby" or room.closed:
-        return False
-    if len(room.data.seats) >= room.seat_limit():
-        return False
-    online = {c.seat for c in room.conns.values() if c.seat is not None and not c.closed}
-    return any(s.id in online and s.token_hash is not None for s in room.data.seats)
-
-
-def table(room: Room) -> m.PublicTable:
-    host = room.data.seat(room.data.host) if room.data.host else None
-    name = (room.settings.table_name or "").strip() or (host.name if host else room.code)
-    taken = len(room.data.seats)
+def open_table(room: Room) -> m.PublicTable | None:
+    """The room as an open table, or None while it is not one."""
+    settings = room.settings
+    if not settings.public or room.data.status != "lobby" or room.closed:
+        return None
+    state = room.room_state()
+    taken = len(state.seats)
+    free = rules_from_settings(settings).max_players - taken
+    if free <= 0 or not any(s.connected and not s.is_bot for s in state.seats):
+        return None
+    host = next((s for s in state.seats if s.is_host), None)
     return m.PublicTable(
-        code=room.code,
-        name=name,
-        edition=room.settings.edition,
-        language=room.settings.language,
+        code=state.code,
+        name=(settings.table_name or "").strip() or (host.name if host else state.code),
+        edition=settings.edition,
+        language=settings.language,
         seats_taken=taken,
-        seats_free=room.seat_limit() - taken,
+        seats_free=free,
     )
 
 
 def open_tables(rooms: Iterable[Room]) -> m.PublicTableList:
     """The open tables, fullest first (they start soonest), then by code."""
-    tables = [table(room) for room in rooms if listed(room)]
+    tables = [t for t in (open_table(room) for room in rooms) if t is not None]
     tables.sort(key=lambda t: (t.seats_free, t.code))
     return m.PublicTableList(tables=tables[:MAX_LISTED])
 

@@ -112,7 +112,7 @@ class Room:
         self._listener: asyncio.Task[None] | None = None
         self._subscription: Subscription | None = None
         self.closed = False
-        self.talk = TableTalk(self)
+        self.talk = TableTalk(self, self.broadcast)
 
     @property
     def code(self) -> str:
