@@ -150,6 +150,15 @@ def test_chat_and_reactions_on_phone_desktop_and_tv(opened: Any, server: str) ->
     expect(cy.page.get_by_test_id("error")).to_contain_text(EN["error.chat/secret"])
     assert not any(card in t for t in chat_texts(ann))
     expect(cy.page.get_by_test_id("chat-input")).to_have_value(f"mine is {card}")  # to edit
+    # At most 200 characters fit; a fourth line at once is refused with the reason.
+    cy.page.get_by_test_id("chat-input").fill("z" * 250)
+    expect(cy.page.get_by_test_id("chat-input")).to_have_value("z" * 200)
+    for i in range(4):
+        cy.page.get_by_test_id("chat-input").fill(f"quick {i}")
+        cy.page.get_by_test_id("chat-input").press("Enter")
+    expect(cy.page.get_by_test_id("error")).to_contain_text(EN["error.chat/rate"])
+    expect(cy.page.get_by_test_id("chat-input")).to_have_value("quick 3")
+    expect(ann.page.get_by_test_id("chat-line").last.locator(".chat-text")).to_have_text("quick 2")
 
     # The host mutes Bo: Bo is told, cannot type or react; unmuted, Bo talks again.
     ann.page.get_by_test_id("chat-mutes").locator("summary").click()
