@@ -62,8 +62,7 @@ export function PublicRooms({ name }: { name: string }) {
         <button type="button" class="btn btn-ghost btn-small" onClick={() => void load()} data-testid="tables-refresh">{t("tables.refresh")}</button>
       </div>
       {error ? <p class="alert" role="alert">{error}</p> : null}
-      {tables.length > 0 ? (
-        <ul class="table-list" aria-live="polite">
+      <ul class="table-list" aria-live="polite">
           {tables.map((table) => (
             <li key={table.code} class="table-item" data-testid="open-table" data-code={table.code}>
               <div class="table-info">
@@ -79,8 +78,7 @@ export function PublicRooms({ name }: { name: string }) {
               </button>
             </li>
           ))}
-        </ul>
-      ) : null}
+      </ul>
     </section>
   );
 }
