@@ -26,6 +26,7 @@ from .cards import NotImported, UnknownCard, UnknownDeck, card_source
 from .config import ServerConfig
 from .errors import ServerError
 from .hub import Hub
+from .public_rooms import add_table_routes
 from .room import Services
 from .static import ClientFiles
 from .ws import room_socket
@@ -107,6 +108,8 @@ def create_app(config: ServerConfig) -> FastAPI:
         """The public state of a room: seats, host, status, settings."""
         room = await hub().require(code)
         return room.room_state()
+
+    add_table_routes(app, hub)
 
     @app.get("/api/decks", response_model=m.DeckList, tags=["decks"])
     async def decks() -> m.DeckList:

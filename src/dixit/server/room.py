@@ -40,6 +40,7 @@ from dixit.storage import EventStore, RoomRecord, StoredEvent, VersionConflict
 from . import handlers, lobby
 from .autoplay import Autoplay, plan_deadline
 from .cards import CardSource, UnknownDeck
+from .chat import TALK_MESSAGES, TableTalk
 from .config import ServerConfig
 from .connection import Connection
 from .errors import ServerError
@@ -76,6 +77,7 @@ class Room:
         self.autoplay = Autoplay(self)
         self.closed = False
         self._readable: tuple[tuple[str, ...], bool] | None = None
+        self.talk = TableTalk(self, self.fanout.send_all)
 
     @property
     def code(self) -> str:
@@ -103,6 +105,7 @@ class Room:
     async def listen(self) -> None:
         """Follow the changes other server processes make to this room."""
         await self.follower.start(self.lock, self.sync_from_store)
+        await self.talk.listen()
 
     def _remember_commands(self, stored: Sequence[StoredEvent]) -> None:
         """Command ids already applied (a resend is acknowledged, never applied again)."""
@@ -140,6 +143,7 @@ class Room:
         self.follower.stop()
         self.autoplay.shutdown()
         self.fanout.close_all()
+        self.talk.close()
 
     # ------------------------------------------------------------------ compute, store, swap
 
@@ -264,6 +268,7 @@ class Room:
                 self.state, self.playing, self.log, conn.seat, since, conn.events
             )
             conn.send(m.Welcome(you=you(conn, self.data.host), room=self.room_state(), game=update))
+            conn.send(self.talk.state())
             self._send_room(skip=conn.id)
             if back and seat is not None:
                 self._tell_reclaimed(seat)
@@ -294,6 +299,9 @@ class Room:
             conn.send(m.RoomUpdate(room=self.room_state(), you=you(conn, self.data.host)))
             if update is not None:
                 conn.send(update)
+            return
+        if isinstance(msg, TALK_MESSAGES):
+            self.talk.handle(conn, msg)
             return
         command_id: str | None = getattr(msg, "id", None)
         if isinstance(msg, m.Hello) or command_id is None:

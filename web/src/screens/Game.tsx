@@ -25,6 +25,8 @@ function usePileReshuffle(view: { pile_count: number; round: number }): number |
   }, [view.pile_count, view.round]);
   return gained && gained.round === view.round ? gained.n : null;
 }
+import { Chat } from "../components/Chat";
+import { ReactionsShown } from "../components/Reactions";
 
 export function Game({ state, send }: { state: ClientState; send: Send }) {
   const { t } = useI18n();
@@ -168,8 +170,10 @@ export function Game({ state, send }: { state: ClientState; send: Send }) {
           <Players view={view} room={room} gained={gained} />
           <ScoreTrack players={trackPlayers} label={t("game.scores")} target={view.rules.end_at_score} lapLabel={(n) => t("track.lap", { n })} scoreLabel={(name, n, lap) => t(lap > 1 ? "track.scoreLap" : "track.score", { name, n, lap })} />
           {state.you?.is_host && phase !== "over" ? <HostControls view={view} room={room} send={send} /> : null}
+          <Chat state={state} send={send} />
         </aside>
       </div>
+      <ReactionsShown state={state} />
       {zoom ? <Zoom cards={zoom.cards.map((c) => ({ ...c, selected: selected.includes(c.id) }))} start={zoom.index} onClose={() => setZoom(null)} onSelect={zoom.select} t={t} /> : null}
     </main>
   );

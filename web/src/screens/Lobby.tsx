@@ -14,6 +14,9 @@ import type { DeckInfo } from "../protocol";
 import type { ClientState } from "../state/reducer";
 import { isPending } from "../state/reducer";
 import { RulesSummary } from "./RulesSummary";
+import { Chat } from "../components/Chat";
+import { ReactionsShown } from "../components/Reactions";
+import { OpenTable } from "./PublicRooms";
 
 export function joinUrl(code: string): string {
   return `${location.origin}/r/${code}`;
@@ -145,6 +148,7 @@ export function Lobby({ state, send }: { state: ClientState; send: Send }) {
         ) : (
           <p class="waiting" data-testid="waiting-host">{you?.role === "spectator" ? t("turn.spectating") : t("lobby.waitingHost")}</p>
         )}
+        <OpenTable state={state} send={send} />
       </section>
       {decks.length > 0 ? (
         <section class="panel lobby-decks">
@@ -163,6 +167,8 @@ export function Lobby({ state, send }: { state: ClientState; send: Send }) {
           ) : null}
         </section>
       ) : null}
+      <Chat state={state} send={send} />
+      <ReactionsShown state={state} />
     </main>
   );
 }

@@ -10,6 +10,7 @@ import type {
   ServerMessage,
   You,
 } from "../protocol";
+import { initialTalk, reduceTalk, type TalkState } from "./talk";
 
 export type ConnStatus = "idle" | "connecting" | "open" | "reconnecting" | "closed";
 
@@ -30,6 +31,7 @@ export interface ClientState {
   notices: Notice[];
   /** The server closed this seat (kicked, left): do not reconnect. */
   closed: Problem | null;
+  talk: TalkState;
 }
 
 export type Action =
@@ -49,6 +51,7 @@ export const initialState: ClientState = {
   error: null,
   notices: [],
   closed: null,
+  talk: initialTalk,
 };
 
 function without<V>(record: Record<string, V>, key: string | null | undefined): Record<string, V> {
@@ -126,6 +129,10 @@ function onServer(state: ClientState, msg: ServerMessage): ClientState {
       return { ...state, closed: { code: msg.code, message: msg.message }, conn: "closed" };
     case "pong":
       return state;
+    case "talk":
+    case "chat":
+    case "reaction":
+      return { ...state, talk: reduceTalk(state.talk, msg) };
   }
 }
 
