@@ -68,6 +68,7 @@ class ErrorCode(StrEnum):
     ROOM_NOT_FOUND = "room/not_found"
     ROOM_FULL = "room/full"
     COLOUR_TAKEN = "room/colour_taken"
+    NAME_TAKEN = "room/name_taken"
     NOT_HOST = "room/not_host"
     NOT_IN_LOBBY = "room/not_in_lobby"
     NOT_PLAYING = "room/not_playing"
@@ -156,6 +157,8 @@ DESCRIPTIONS: dict[ErrorCode | NoticeCode, str] = {
     ErrorCode.ROOM_NOT_FOUND: "HTTP 404, or `closed` on a socket to an unknown room",
     ErrorCode.ROOM_FULL: "every seat is taken (HTTP 409)",
     ErrorCode.COLOUR_TAKEN: "another seat has this rabbit (HTTP 409)",
+    ErrorCode.NAME_TAKEN: "another seat of the room goes by this name, case and spaces aside "
+    "(HTTP 409 for a join)",
     ErrorCode.NOT_HOST: "only the host can do that (HTTP 403 for a deck import)",
     ErrorCode.NOT_IN_LOBBY: "only before the game starts (HTTP 409 for a join)",
     ErrorCode.NOT_PLAYING: "no game is being played",
