@@ -584,8 +584,9 @@ class RoomState(ServerModel):
     deadline: Deadline | None
     version: int = Field(description="the game's version (0 before the first game starts)")
     bots_can_read: bool = Field(
-        description="the room's decks have card descriptions computer players can read "
-        "(false: they play a weaker strategy, e.g. an imported deck without captions)"
+        description="every card of the room's decks has a description computer players can "
+        "read (false: some have none, e.g. an imported deck not yet captioned, and they play "
+        "those by chance); sent anew when captions change"
     )
 
 

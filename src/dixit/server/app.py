@@ -188,6 +188,8 @@ def create_app(config: ServerConfig) -> FastAPI:
             raise ServerError(
                 Code.DECK_NOT_IMPORTED, "only imported decks take captions", 409
             ) from None
+        for room in list(hub().rooms.values()):
+            room.captions_changed(slug)
         info = next(d for d in cards.decks() if d.slug == slug)
         return m.DeckInfo(
             slug=info.slug,

@@ -234,6 +234,12 @@ class Room:
             self._readable = (decks, readable(self.services.cards, self.deck_ids()))
         return self._readable[1]
 
+    def captions_changed(self, slug: str) -> None:
+        """A deck's captions changed: if the room plays it, say anew what computers can read."""
+        if slug in self.settings.decks:
+            self._readable = None
+            self._send_room()
+
     def room_state(self) -> m.RoomState:
         return room_view(
             self.data,

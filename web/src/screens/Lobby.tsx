@@ -65,10 +65,11 @@ export function Lobby({ state, send }: { state: ClientState; send: Send }) {
   const setBotLevel = (seat: string, l: BotLevel) => send({ type: "set_bot_level", player: seat, level: l });
   const setLanguage = (language: Lang) => send({ type: "update_settings", settings: { ...s, language } });
   const importable = decks.filter((d) => d.kind === "imported" && chosen.includes(d.slug));
-  // The room says when computer players can read nothing at all; the deck list says how many
-  // chosen cards have no description (an imported deck beside a described one).
+  // The room says whether computer players can read every chosen card; the deck list says how
+  // many have no description.
   const blind = undescribed(chosen, decks);
-  const canRead = room.bots_can_read && blind === 0;
+  const chosenCards = decks.filter((d) => chosen.includes(d.slug)).reduce((n, d) => n + d.card_count, 0);
+  const canRead = room.bots_can_read;
 
   return (
     <main class="lobby" data-testid="lobby">
@@ -134,7 +135,7 @@ export function Lobby({ state, send }: { state: ClientState; send: Send }) {
         ) : null}
         {!canRead && (hasBots || isHost) ? (
           <p class="alert alert--soft" role="note" data-testid="bots-blind">
-            {room.bots_can_read ? t("lobby.botsBlind", { n: blind }) : t("lobby.botsBlindAll")}
+            {blind > 0 && blind < chosenCards ? t("lobby.botsBlind", { n: blind }) : t("lobby.botsBlindAll")}
           </p>
         ) : null}
         {isHost ? (
