@@ -236,6 +236,16 @@ class Leave(ClientModel):
     id: CommandId
 
 
+class RevealSeen(ClientModel):
+    """You have read the reveal of ``round`` (Continue, or it closed by itself). The next
+    phase's timer and the computer players wait for every connected person, or 30 s."""
+
+    type: Literal["reveal_seen"] = "reveal_seen"
+    v: int = PROTOCOL_VERSION
+    id: CommandId
+    round: Annotated[int, Field(ge=1)]
+
+
 class Sync(ClientModel):
     """Ask again for what was missed since ``since`` (or a fresh view)."""
 
@@ -342,6 +352,7 @@ ClientMessageUnion = Annotated[
     | EndGame
     | Rematch
     | Leave
+    | RevealSeen
     | Sync
     | Ping
     | Say
@@ -573,6 +584,15 @@ class Deadline(ServerModel):
     players: list[SeatId]
 
 
+class RevealBeat(ServerModel):
+    """The reveal of ``round`` is being read: nothing of the next turn runs until every
+    connected person has sent ``reveal_seen`` or ``until`` (Unix ms) has passed."""
+
+    round: int
+    until: int
+    waiting: list[SeatId] = Field(description="connected people still reading it")
+
+
 class RoomState(ServerModel):
     code: str
     status: RoomStatus
@@ -582,6 +602,7 @@ class RoomState(ServerModel):
     spectators: int
     settings: RoomSettings
     deadline: Deadline | None
+    reveal: RevealBeat | None = None
     version: int = Field(description="the game's version (0 before the first game starts)")
     bots_can_read: bool = Field(
         description="every card of the room's decks has a description computer players can "
@@ -814,6 +835,7 @@ CLIENT_MESSAGE_TYPES: dict[str, type[ClientModel]] = {
         EndGame,
         Rematch,
         Leave,
+        RevealSeen,
         Sync,
         Ping,
         Say,

@@ -225,4 +225,15 @@ def rematch(data: RoomRecordData) -> RoomRecordData:
         game_number=data.game_number + 1,
         seats=tuple(s for s in data.seats if not s.left),
         deadline=None,
+        reveal=None,
+    )
+
+
+def see_reveal(data: RoomRecordData, seat_id: str, round_: int) -> RoomRecordData:
+    """A person has read the reveal of ``round_`` (a late or repeated word changes nothing)."""
+    reveal = data.reveal
+    if reveal is None or reveal.round != round_ or seat_id in reveal.seen:
+        return data
+    return dataclasses.replace(
+        data, reveal=dataclasses.replace(reveal, seen=(*reveal.seen, seat_id))
     )

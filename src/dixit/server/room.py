@@ -38,7 +38,7 @@ from dixit.pubsub import PubSub
 from dixit.storage import EventStore, RoomRecord, StoredEvent, VersionConflict
 
 from . import handlers, lobby
-from .autoplay import Autoplay, plan_deadline
+from .autoplay import REVEAL_WAIT_S, Autoplay, plan_deadline, plan_reveal, reveal_waiting
 from .cards import CardSource, UnknownDeck
 from .chat import TALK_MESSAGES, TableTalk
 from .config import ServerConfig
@@ -187,7 +187,9 @@ class Room:
         state, events = execute(old, command, rng)
         fields: dict[str, Any] = dict(changes or {})
         if state.phase is Phase.OVER:
-            fields.update(status="over")
+            fields.update(status="over", reveal=None)
+        elif reveal := plan_reveal(events, REVEAL_WAIT_S * self.services.config.bot_delay_s):
+            fields.update(reveal=reveal)
         data = dataclasses.replace(self.data, **fields) if fields else self.data
         deadline = plan_deadline(state, data, self.settings.timers)
         if deadline != data.deadline:
@@ -241,11 +243,13 @@ class Room:
             self._send_room()
 
     def room_state(self) -> m.RoomState:
+        online = self.fanout.online()
         return room_view(
             self.data,
             self.settings,
             self.state,
-            online=self.fanout.online(),
+            online=online,
+            reading=reveal_waiting(self.data, online),
             spectators=self.fanout.spectators(),
             bots_can_read=self.bots_can_read(),
         )
@@ -282,6 +286,7 @@ class Room:
     def detach(self, conn: Connection) -> None:
         if self.fanout.remove(conn):
             self._send_room()
+            self.autoplay.after_change()  # a reveal no longer waits for whoever went
 
     async def reclaim(self, seat: SeatRecord) -> None:
         """The person is back (a game move of theirs): their seat is theirs again."""
