@@ -12,7 +12,7 @@ import { loadTicket } from "../net/tickets";
 import { LANGUAGES, LANGUAGE_NAMES, type Lang } from "../i18n";
 import type { DeckInfo } from "../protocol";
 import type { ClientState } from "../state/reducer";
-import { isPending } from "../state/reducer";
+import { isPending, wantedSettings } from "../state/reducer";
 import { RulesSummary } from "./RulesSummary";
 import { Chat } from "../components/Chat";
 import { ReactionsShown } from "../components/Reactions";
@@ -60,10 +60,10 @@ export function Lobby({ state, send }: { state: ClientState; send: Send }) {
     setCopied(how);
     setTimeout(() => setCopied(null), 4000);
   }
-  const chooseDecks = (slugs: string[]) => send({ type: "update_settings", settings: { ...s, decks: slugs } });
+  const chooseDecks = (slugs: string[]) => send({ type: "update_settings", settings: { ...wantedSettings(state), decks: slugs } });
   const addBot = () => send({ type: "add_bot", level });
   const setBotLevel = (seat: string, l: BotLevel) => send({ type: "set_bot_level", player: seat, level: l });
-  const setLanguage = (language: Lang) => send({ type: "update_settings", settings: { ...s, language } });
+  const setLanguage = (language: Lang) => send({ type: "update_settings", settings: { ...wantedSettings(state), language } });
   const importable = decks.filter((d) => d.kind === "imported" && chosen.includes(d.slug));
   // The room says whether computer players can read every chosen card; the deck list says how
   // many have no description.

@@ -7,7 +7,7 @@ import { rememberName } from "../net/profile";
 import type { Send } from "../net/socket";
 import { saveTicket } from "../net/tickets";
 import type { PublicTable } from "../protocol";
-import type { ClientState } from "../state/reducer";
+import { wantedSettings, type ClientState } from "../state/reducer";
 import { navigate } from "../routes";
 import "../talk.css";
 
@@ -94,9 +94,7 @@ export function OpenTable({ state, send }: { state: ClientState; send: Send }) {
   const [tableName, setTableName] = useState(s.table_name ?? "");
   useEffect(() => setTableName(s.table_name ?? ""), [s.table_name]);
   // A change asked for shows at once (the server's answer follows).
-  const asked = Object.values(state.pending).filter((c) => c.type === "update_settings").pop();
-  // Changes build on the latest one still on its way, so two quick changes never undo each other.
-  const wanted = asked && asked.type === "update_settings" ? asked.settings : s;
+  const wanted = wantedSettings(state);
   const isPublic = Boolean(wanted.public);
 
   function change(update: { public?: boolean; table_name?: string | null }) {

@@ -6,6 +6,7 @@ import type {
   ClientMessage,
   GameView,
   Notice,
+  RoomSettings,
   RoomState,
   ServerMessage,
   You,
@@ -225,6 +226,13 @@ export function roundPoints(result: {
     out.set(a.player, entry);
   }
   return out;
+}
+
+/** The room's settings as last asked for: a change still on its way counts, so quick changes
+ * (a name, then a language) build on each other instead of undoing one another. */
+export function wantedSettings(state: ClientState): RoomSettings {
+  const asked = Object.values(state.pending).filter((c) => c.type === "update_settings").pop();
+  return asked && asked.type === "update_settings" ? asked.settings : state.room!.settings;
 }
 
 export function isPending(state: ClientState, type: ClientMessage["type"]): boolean {
