@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -370,4 +371,32 @@ def test_the_reveal_ends_by_itself(opened: Any, server: str) -> None:
     expect(page.get_by_test_id("reveal")).to_be_visible()  # still there to read
     page.clock.fast_forward(11_000)
     expect(page.get_by_test_id("reveal")).to_have_count(0)
+    wait_turn(p, "yourSubmit")
+
+
+def test_the_next_turn_waits_until_the_reveal_is_read(opened: Any, server: str) -> None:
+    """Computer players tell the next clue only once the person has closed the reveal (the
+    server holds the turn up to 30 s, 6 s at this server's --bot-delay 0.2)."""
+    p = opened("Ann", viewport=PHONE)
+    page = p.page
+    code = seated(p, server, bots=2, first_storyteller="host", timers={"clue": 60})
+    page.get_by_test_id("start").click()
+    tell_first(p, "a lantern at sea")
+    expect(page.get_by_test_id("reveal")).to_be_visible()
+    room = api(server, "GET", f"/api/rooms/{code}")
+    assert room["reveal"] is not None and room["reveal"]["waiting"] == ["p1"]
+    assert room["deadline"] is None
+    page.wait_for_timeout(2000)  # a computer tells within 1.4 s here: not while Ann reads
+    still = api(server, "GET", f"/api/rooms/{code}")
+    assert still["reveal"] is not None and still["version"] == room["version"]
+    page.get_by_test_id("reveal-close").click()
+    expect(page.get_by_test_id("reveal")).to_have_count(0)
+    for _ in range(40):
+        after = api(server, "GET", f"/api/rooms/{code}")
+        if after["reveal"] is None:
+            break
+        page.wait_for_timeout(100)
+    assert after["reveal"] is None, "closing the reveal did not tell the server"
+    assert time.time() * 1000 < room["reveal"]["until"], "the reveal only ended by its time"
+    assert after["deadline"] is not None and after["deadline"]["phase"] == "clue"
     wait_turn(p, "yourSubmit")

@@ -4,13 +4,14 @@ imported deck."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import urllib.request
 import uuid
 import zipfile
 
-from .harness import ServerProcess, create_room, http, join_room
+from .harness import Client, ServerProcess, create_room, http, join_room
 
 
 def test_default_deck_cards_have_alt_text(server: ServerProcess) -> None:
@@ -170,3 +171,34 @@ def test_unknown_language_is_a_clear_error(server: ServerProcess) -> None:
     assert status == 400 and body["code"] == "deck/bad_language"
     status, body = http(server.base, "GET", f"/api/decks/{slug}/cards?lang=it")
     assert status == 200 and body["lang"] == "it"
+
+
+def test_computers_read_only_when_every_card_has_words_and_the_room_hears_new_captions(
+    server: ServerProcess,
+) -> None:
+    async def main() -> None:
+        ticket = create_room(server.base, "Ann")
+        slug = import_deck(server.base, ticket["token"], archive_with_one_caption(), "Half told")
+        builtin = next(
+            d["slug"] for d in http(server.base, "GET", "/api/decks")[1]["decks"] if d["default"]
+        )
+        host = Client(server.ws_base, ticket)
+        welcome = await host.connect()
+        assert welcome["room"]["bots_can_read"]  # the default decks: every card described
+        settings = {**welcome["room"]["settings"], "decks": [builtin, slug]}
+        assert (await host.command("update_settings", settings=settings))["type"] == "ack"
+        await host.drain()
+        assert host.room is not None and not host.room["bots_can_read"]  # 2 of 3 have no words
+        cards = http(server.base, "GET", f"/api/decks/{slug}/cards")[1]["cards"]
+        bare = [c["id"] for c in cards if c["alt"] is None]
+        captions = {"token": ticket["token"], "captions": {bare[0]: "a kite"}}
+        assert http(server.base, "POST", f"/api/decks/{slug}/captions", captions)[0] == 200
+        await host.drain(0.3)
+        assert not host.room["bots_can_read"]  # one card still has none
+        captions = {"token": ticket["token"], "captions": {bare[1]: "a moth"}}
+        assert http(server.base, "POST", f"/api/decks/{slug}/captions", captions)[0] == 200
+        update = await host.until(lambda m: m["type"] == "room" and m["room"]["bots_can_read"])
+        assert update["room"]["settings"]["decks"] == [builtin, slug]
+        await host.close()
+
+    asyncio.run(main())

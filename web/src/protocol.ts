@@ -26,6 +26,12 @@ export type {
   Closed,
   Error as ErrorMessage,
   ApiError,
+  ChatLine,
+  Chat,
+  Reaction,
+  Talk,
+  PublicTable,
+  PublicTableList,
 } from "./generated/protocol";
 
 export const PROTOCOL_VERSION = 1;

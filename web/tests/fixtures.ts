@@ -14,6 +14,7 @@ export function room(over: Partial<RoomState> = {}): RoomState {
     spectators: 0,
     settings: {},
     deadline: null,
+    reveal: null,
     version: 0,
     bots_can_read: true,
     ...over,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RoundResult, ServerMessage } from "../src/protocol";
-import { initialState, isPending, shownView, lastVersion, reduce, revealedRound, roundPoints, seatName, turn, type Action, type ClientState } from "../src/state/reducer";
+import { initialState, isPending, shownView, wantedSettings, lastVersion, reduce, revealedRound, roundPoints, seatName, turn, type Action, type ClientState } from "../src/state/reducer";
 import { game, room, view, welcome, you } from "./fixtures";
 
 const run = (actions: Action[], from: ClientState = initialState) => actions.reduce(reduce, from);
@@ -65,6 +65,15 @@ describe("reducer", () => {
     expect(isPending(s, "cast_vote")).toBe(false);
     expect(s.error?.code).toBe("action/cannot_vote_own_card");
     expect(reduce(s, { kind: "dismiss" }).error).toBeNull();
+  });
+
+  it("builds a settings change on the one still on its way", () => {
+    let s = run([server(welcome(null, room({ settings: { language: "en" } })))]);
+    expect(wantedSettings(s).language).toBe("en");
+    s = reduce(s, { kind: "sent", id: "c1", command: { type: "update_settings", id: "c1", settings: { language: "en", public: true, table_name: "Owls" } } });
+    expect(wantedSettings(s)).toEqual({ language: "en", public: true, table_name: "Owls" });
+    s = reduce(s, { kind: "server", msg: { type: "ack", v: 1, id: "c1", version: 0, duplicate: false } });
+    expect(wantedSettings(s)).toEqual({ language: "en" }); // the server's word until its room update
   });
 
   it("clears the game view on a rematch (back to the lobby)", () => {

@@ -43,7 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         type=float,
         default=1.0,
         help="scale of computer players' thinking time: 1 (default) plays at a person's pace "
-        "(a clue in 3-7 s, a vote in 1-3 s), 0 at once",
+        "(a clue in 3-7 s, a vote in 1-3 s; a reveal holds the next turn up to 30 s), 0 at once",
     )
     parser.add_argument("--max-rooms", type=int, default=5000, help="rooms per process")
     parser.add_argument(

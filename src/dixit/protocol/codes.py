@@ -68,6 +68,7 @@ class ErrorCode(StrEnum):
     ROOM_NOT_FOUND = "room/not_found"
     ROOM_FULL = "room/full"
     COLOUR_TAKEN = "room/colour_taken"
+    NAME_TAKEN = "room/name_taken"
     NOT_HOST = "room/not_host"
     NOT_IN_LOBBY = "room/not_in_lobby"
     NOT_PLAYING = "room/not_playing"
@@ -78,6 +79,11 @@ class ErrorCode(StrEnum):
     SEAT_IS_BOT = "room/seat_is_bot"
     KICKED = "room/kicked"
     LEFT = "room/left"
+    CHAT_EMPTY = "chat/empty"
+    CHAT_TOO_LONG = "chat/too_long"
+    CHAT_RATE = "chat/rate"
+    CHAT_SECRET = "chat/secret"
+    CHAT_MUTED = "chat/muted"
     UNKNOWN_DECK = "deck/unknown"
     DECK_NOT_FOUND = "deck/not_found"
     DECK_BAD_LANGUAGE = "deck/bad_language"
@@ -151,6 +157,8 @@ DESCRIPTIONS: dict[ErrorCode | NoticeCode, str] = {
     ErrorCode.ROOM_NOT_FOUND: "HTTP 404, or `closed` on a socket to an unknown room",
     ErrorCode.ROOM_FULL: "every seat is taken (HTTP 409)",
     ErrorCode.COLOUR_TAKEN: "another seat has this rabbit (HTTP 409)",
+    ErrorCode.NAME_TAKEN: "another seat of the room goes by this name, case and spaces aside "
+    "(HTTP 409 for a join)",
     ErrorCode.NOT_HOST: "only the host can do that (HTTP 403 for a deck import)",
     ErrorCode.NOT_IN_LOBBY: "only before the game starts (HTTP 409 for a join)",
     ErrorCode.NOT_PLAYING: "no game is being played",
@@ -161,6 +169,13 @@ DESCRIPTIONS: dict[ErrorCode | NoticeCode, str] = {
     ErrorCode.SEAT_IS_BOT: "a computer player plays your seat (reconnect, or ask the host)",
     ErrorCode.KICKED: "`closed`: the host removed you",
     ErrorCode.LEFT: "`closed`: you left the room",
+    ErrorCode.CHAT_EMPTY: "a table-talk line of only spaces or control characters",
+    ErrorCode.CHAT_TOO_LONG: "a table-talk line longer than 200 characters",
+    ErrorCode.CHAT_RATE: "too many lines or reactions from one seat (a short burst, then one "
+    "line every 2 s, one reaction a second)",
+    ErrorCode.CHAT_SECRET: "a line holding a card id of the room's decks (the talk never says "
+    "which card is whose)",
+    ErrorCode.CHAT_MUTED: "the host has muted your seat: no lines, no reactions",
     ErrorCode.UNKNOWN_DECK: "a deck slug the server does not have, or an import it refused",
     ErrorCode.DECK_NOT_FOUND: "HTTP 404: no deck with this slug",
     ErrorCode.DECK_BAD_LANGUAGE: "HTTP 400: card words asked in a language other than "

@@ -38,6 +38,7 @@ BOT_LEVELS: tuple[BotLevel, ...] = ("random", "easy", "medium", "strong")
 DEFAULT_BOT_LEVEL: BotLevel = "medium"
 PhaseName = Literal["setup", "clue", "submit", "vote", "over"]
 Role = Literal["player", "spectator"]
+MAX_TABLE_NAME_LENGTH = 40
 
 CommandId = Annotated[str, Field(min_length=1, max_length=MAX_COMMAND_ID_LENGTH)]
 Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME_LENGTH)]
@@ -94,6 +95,8 @@ class RoomSettings(ClientModel):
     language: Language = Field(
         default="en", description="the room's language: computer players tell clues in it"
     )
+    public: bool = Field(default=False, description="listed on GET /api/tables while it waits")
+    table_name: Annotated[str, Field(max_length=MAX_TABLE_NAME_LENGTH)] | None = None
 
 
 # --------------------------------------------------------------------------- client → server
@@ -233,6 +236,16 @@ class Leave(ClientModel):
     id: CommandId
 
 
+class RevealSeen(ClientModel):
+    """You have read the reveal of ``round`` (Continue, or it closed by itself). The next
+    phase's timer and the computer players wait for every connected person, or 30 s."""
+
+    type: Literal["reveal_seen"] = "reveal_seen"
+    v: int = PROTOCOL_VERSION
+    id: CommandId
+    round: Annotated[int, Field(ge=1)]
+
+
 class Sync(ClientModel):
     """Ask again for what was missed since ``since`` (or a fresh view)."""
 
@@ -245,6 +258,82 @@ class Ping(ClientModel):
     type: Literal["ping"] = "ping"
     v: int = PROTOCOL_VERSION
     id: CommandId | None = None
+
+
+# --------------------------------------------------------------------------- table talk
+# Quick reactions and a short chat per room (src/dixit/server/chat.py). Plain text, never a card
+# id; rate-limited per seat; the host may mute a seat. Error codes: chat/empty, chat/too_long,
+# chat/rate, chat/secret (the text holds a card id of the room's decks), chat/muted.
+
+MAX_CHAT_LENGTH = 200
+CHAT_HISTORY = 50
+REACTIONS = ("like", "laugh", "wow", "love", "think", "clap", "rabbit", "party")
+ReactionName = Literal["like", "laugh", "wow", "love", "think", "clap", "rabbit", "party"]
+
+
+class Say(ClientModel):
+    """A player's chat line (at most MAX_CHAT_LENGTH characters, shown as plain text)."""
+
+    type: Literal["say"] = "say"
+    v: int = PROTOCOL_VERSION
+    id: CommandId
+    text: str
+
+
+class React(ClientModel):
+    """A quick reaction from the fixed set (REACTIONS), shown on the table for a moment."""
+
+    type: Literal["react"] = "react"
+    v: int = PROTOCOL_VERSION
+    id: CommandId
+    reaction: ReactionName
+
+
+class MuteSeat(ClientModel):
+    """Host: stop (``muted: true``) or allow again a seat's chat lines and reactions."""
+
+    type: Literal["mute"] = "mute"
+    v: int = PROTOCOL_VERSION
+    id: CommandId
+    seat: SeatId
+    muted: bool
+
+
+class ChatLine(ServerModel):
+    """One chat line: ``id`` is unique in the room; ``at`` is Unix ms; ``name`` as it was."""
+
+    id: str
+    seat: SeatId
+    name: str
+    text: str
+    at: int
+
+
+class Chat(ServerModel):
+    """Someone said something (to every socket of the room, spectators too)."""
+
+    type: Literal["chat"] = "chat"
+    v: int = PROTOCOL_VERSION
+    line: ChatLine
+
+
+class Reaction(ServerModel):
+    """Someone reacted (not kept: a client shows it for a moment)."""
+
+    type: Literal["reaction"] = "reaction"
+    v: int = PROTOCOL_VERSION
+    seat: SeatId
+    reaction: ReactionName
+    at: int
+
+
+class Talk(ServerModel):
+    """The room's recent chat lines and the muted seats: after ``welcome`` and on each mute."""
+
+    type: Literal["talk"] = "talk"
+    v: int = PROTOCOL_VERSION
+    lines: list[ChatLine]
+    muted: list[SeatId]
 
 
 ClientMessageUnion = Annotated[
@@ -263,8 +352,12 @@ ClientMessageUnion = Annotated[
     | EndGame
     | Rematch
     | Leave
+    | RevealSeen
     | Sync
-    | Ping,
+    | Ping
+    | Say
+    | React
+    | MuteSeat,
     Field(discriminator="type"),
 ]
 
@@ -491,6 +584,15 @@ class Deadline(ServerModel):
     players: list[SeatId]
 
 
+class RevealBeat(ServerModel):
+    """The reveal of ``round`` is being read: nothing of the next turn runs until every
+    connected person has sent ``reveal_seen`` or ``until`` (Unix ms) has passed."""
+
+    round: int
+    until: int
+    waiting: list[SeatId] = Field(description="connected people still reading it")
+
+
 class RoomState(ServerModel):
     code: str
     status: RoomStatus
@@ -500,10 +602,12 @@ class RoomState(ServerModel):
     spectators: int
     settings: RoomSettings
     deadline: Deadline | None
+    reveal: RevealBeat | None = None
     version: int = Field(description="the game's version (0 before the first game starts)")
     bots_can_read: bool = Field(
-        description="the room's decks have card descriptions computer players can read "
-        "(false: they play a weaker strategy, e.g. an imported deck without captions)"
+        description="every card of the room's decks has a description computer players can "
+        "read (false: some have none, e.g. an imported deck not yet captioned, and they play "
+        "those by chance); sent anew when captions change"
     )
 
 
@@ -594,7 +698,17 @@ class Closed(ServerModel):
 
 
 ServerMessageUnion = Annotated[
-    Welcome | GameUpdate | RoomUpdate | Ack | Error | Notice | Pong | Closed,
+    Welcome
+    | GameUpdate
+    | RoomUpdate
+    | Ack
+    | Error
+    | Notice
+    | Pong
+    | Closed
+    | Chat
+    | Reaction
+    | Talk,
     Field(discriminator="type"),
 ]
 
@@ -721,8 +835,12 @@ CLIENT_MESSAGE_TYPES: dict[str, type[ClientModel]] = {
         EndGame,
         Rematch,
         Leave,
+        RevealSeen,
         Sync,
         Ping,
+        Say,
+        React,
+        MuteSeat,
     )
 }
 
@@ -736,3 +854,21 @@ def dump(message: BaseModel) -> str:
 
 def as_dict(message: BaseModel) -> dict[str, Any]:
     return message.model_dump(mode="json")
+
+
+# --------------------------------------------------------------------------- open tables
+
+
+class PublicTable(ServerModel):
+    """A public room waiting for players (GET /api/tables); join it with its ``code``."""
+
+    code: str
+    name: str = Field(description="the table's name, or its host's name when it has none")
+    edition: Edition
+    language: Language
+    seats_taken: int
+    seats_free: int
+
+
+class PublicTableList(ServerModel):
+    tables: list[PublicTable]

@@ -26,6 +26,7 @@ SCHEMA_MODELS: tuple[type[BaseModel], ...] = (
     m.CaptionsRequest,
     m.ApiError,
     m.RoomState,
+    m.PublicTableList,
 )
 
 

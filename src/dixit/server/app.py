@@ -26,6 +26,7 @@ from .cards import NotImported, UnknownCard, UnknownDeck, card_source
 from .config import ServerConfig
 from .errors import ServerError
 from .hub import Hub
+from .public_rooms import add_table_routes
 from .room import Services
 from .static import ClientFiles
 from .ws import room_socket
@@ -108,6 +109,8 @@ def create_app(config: ServerConfig) -> FastAPI:
         room = await hub().require(code)
         return room.room_state()
 
+    add_table_routes(app, hub)
+
     @app.get("/api/decks", response_model=m.DeckList, tags=["decks"])
     async def decks() -> m.DeckList:
         """Every deck with its kind, count, licence and a few cards to preview; built-in first."""
@@ -185,6 +188,8 @@ def create_app(config: ServerConfig) -> FastAPI:
             raise ServerError(
                 Code.DECK_NOT_IMPORTED, "only imported decks take captions", 409
             ) from None
+        for room in list(hub().rooms.values()):
+            room.captions_changed(slug)
         info = next(d for d in cards.decks() if d.slug == slug)
         return m.DeckInfo(
             slug=info.slug,

@@ -9,23 +9,31 @@ room with a person, no computer player claims the opening clue (``first_storytel
 When a phase timer runs out, the late players' moves are made by a computer player and their
 seats stay with it (``autoplay``) until they come back (see :mod:`.lobby`).
 
+The reveal of a scored round is its own beat: the next phase's timer does not start and no
+computer player moves until every person connected has sent ``reveal_seen`` for that round, or
+:data:`REVEAL_WAIT_S` seconds (scaled by ``--bot-delay`` too) have passed. People may move.
+
 What computer players read about the cards, and learn from play, is :mod:`.shelf`'s.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import random
 import time
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
 from dixit.bots import Bot, RandomBot, make_bot
 from dixit.engine import (
     Command,
+    Event,
     GameError,
     GameState,
     Phase,
+    RoundScored,
     legal_actions,
     player_view,
     waiting_for,
@@ -35,7 +43,7 @@ from dixit.protocol.codes import NoticeCode
 from dixit.storage import VersionConflict
 
 from . import lobby
-from .records import DeadlineRecord, RoomRecordData, SeatRecord
+from .records import DeadlineRecord, RevealRecord, RoomRecordData, SeatRecord
 from .roomview import bot_level
 from .shelf import Shelf
 
@@ -53,13 +61,38 @@ PACE: dict[Phase, tuple[float, float]] = {
     Phase.VOTE: (1.0, 3.0),
 }
 GAP = (0.2, 0.6)  # seconds at least between two computer players' moves (scaled too)
+REVEAL_WAIT_S = 30.0  # the longest a reveal holds the next turn (scaled too)
+
+
+def plan_reveal(events: Sequence[Event], wait_s: float) -> RevealRecord | None:
+    """The reveal to hold after ``events``, when they score a round (pure but for the clock)."""
+    scored = [e for e in events if isinstance(e, RoundScored)]
+    if not scored or wait_s <= 0:
+        return None
+    return RevealRecord(scored[-1].round, int(time.time() * 1000 + wait_s * 1000))
+
+
+def reveal_waiting(data: RoomRecordData, online: Collection[str]) -> list[str]:
+    """The people connected who have not yet said they read the reveal."""
+    if data.reveal is None:
+        return []
+    seen = set(data.reveal.seen)
+    people = (s.id for s in data.seats if s.person and not s.is_bot)
+    return [seat for seat in people if seat in online and seat not in seen]
+
+
+def end_reveal(data: RoomRecordData, state: GameState, timers: m.PhaseTimers) -> RoomRecordData:
+    """The reveal is over: the phase timer starts now."""
+    data = dataclasses.replace(data, reveal=None)
+    return dataclasses.replace(data, deadline=plan_deadline(state, data, timers))
 
 
 def plan_deadline(
     state: GameState, data: RoomRecordData, timers: m.PhaseTimers
 ) -> DeadlineRecord | None:
-    """The phase deadline ``data`` should carry after a change to ``state`` (pure)."""
-    if data.status != "playing" or state.phase not in TIMED_PHASES:
+    """The phase deadline ``data`` should carry after a change to ``state`` (none while a reveal
+    holds the turn)."""
+    if data.status != "playing" or state.phase not in TIMED_PHASES or data.reveal is not None:
         return None
     seconds = getattr(timers, state.phase.value)
     if not seconds:
@@ -76,6 +109,8 @@ class Autoplay:
         self.room = room
         self._timer: asyncio.Task[None] | None = None
         self._timer_for: DeadlineRecord | None = None
+        self._reveal: asyncio.Task[None] | None = None
+        self._reveal_for: tuple[RevealRecord, bool] | None = None
         self._runner: asyncio.Task[None] | None = None
         self.shelf = Shelf(room)
         self._bots: dict[tuple[str, str], Bot] = {}
@@ -88,7 +123,7 @@ class Autoplay:
         return self.room.services.config.bot_delay_s
 
     def shutdown(self) -> None:
-        for task in (self._timer, self._runner):
+        for task in (self._timer, self._runner, self._reveal):
             if task is not None:
                 task.cancel()
         self.shelf.shutdown()
@@ -98,6 +133,7 @@ class Autoplay:
         if self.room.closed:
             return
         self.shelf.prepare()
+        self._arm_reveal()
         self._arm_timer()
         self._schedule()
 
@@ -137,7 +173,7 @@ class Autoplay:
         """Seconds until the next computer player is due to move, and which; None: nobody."""
         room = self.room
         state = room.state
-        if state is None or room.data.status != "playing":
+        if state is None or room.data.status != "playing" or room.data.reveal is not None:
             return None
         movers = [s for s in room.data.seats if s.is_bot and legal_actions(state, s.id)]
         if not movers:
@@ -217,6 +253,40 @@ class Autoplay:
             except (GameError, VersionConflict):
                 return False
         return True
+
+    # ------------------------------------------------------------------ the reveal's beat
+
+    def _arm_reveal(self) -> None:
+        """End the reveal once everyone connected has seen it, or when its time is up."""
+        room = self.room
+        reveal = room.data.reveal if room.data.status == "playing" else None
+        plan = None
+        if reveal is not None:
+            plan = (reveal, not reveal_waiting(room.data, room.fanout.online()))
+        running = self._reveal is not None and self._reveal is not asyncio.current_task()
+        if running and self._reveal_for == plan:
+            return
+        if running and self._reveal is not None:
+            self._reveal.cancel()
+        self._reveal, self._reveal_for = None, plan
+        if plan is not None:
+            self._reveal = asyncio.get_running_loop().create_task(self._end_reveal(*plan))
+
+    async def _end_reveal(self, reveal: RevealRecord, everyone_saw: bool) -> None:
+        if not everyone_saw:
+            await asyncio.sleep(max(0.0, reveal.until_ms / 1000 - time.time()))
+        room = self.room
+        async with room.lock:
+            if self._reveal is asyncio.current_task():
+                self._reveal = None
+            current, game = room.data.reveal, room.state
+            if current is None or current.round != reveal.round or game is None:
+                return
+            reading = reveal_waiting(room.data, room.fanout.online())
+            if reading and time.time() * 1000 < current.until_ms:
+                self._arm_reveal()  # someone still reads it: wait for the time
+                return
+            await room.commit(end_reveal(room.data, game, room.settings.timers))
 
     # ------------------------------------------------------------------ timers
 

@@ -220,7 +220,7 @@ class LibraryCards:
             kind,
             str(licence) if licence else None,
             preview_of(deck.card_ids),
-            sum(1 for c in deck.cards if _described(c.metadata)),
+            sum(1 for c in deck.cards if described(c.metadata)),
             default,
         )
 
@@ -262,7 +262,7 @@ class LibraryCards:
             deck = self.library.set_captions(slug, captions)
         except KeyError as missing:
             raise UnknownCard(str(missing)) from None
-        return sum(1 for c in deck.cards if _described(c.metadata))
+        return sum(1 for c in deck.cards if described(c.metadata))
 
     async def import_upload(self, data: bytes, filename: str, name: str) -> dict[str, object]:
         report = await asyncio.to_thread(self.library.import_bytes, data, filename, name)
@@ -278,7 +278,8 @@ class LibraryCards:
         }
 
 
-def _described(meta: Mapping[str, Any] | None) -> bool:
+def described(meta: Mapping[str, Any] | None) -> bool:
+    """Does a card's metadata give it text (a description, or words in some language)?"""
     return meta is not None and bool(meta.get("text") or meta.get("description"))
 
 

@@ -59,6 +59,11 @@ async def leave(room: Room, seat: SeatRecord, msg: m.Leave, command_id: str) -> 
     return await room.commit(lobby.remove_seat(room.data, seat.id, m.DEFAULT_BOT_LEVEL, online))
 
 
+async def reveal_seen(room: Room, seat: SeatRecord, msg: m.RevealSeen, command_id: str) -> int:
+    data = lobby.see_reveal(room.data, seat.id, msg.round)
+    return room.version if data is room.data else await room.commit(data)
+
+
 async def start(room: Room, host: SeatRecord, msg: m.StartGame, command_id: str) -> int:
     lobby.require_lobby(room.data, "only in the lobby, before the game starts")
     rules = rules_from_settings(room.settings)
@@ -148,6 +153,7 @@ HANDLERS: dict[type[m.ClientModel], tuple[bool, Handler]] = {
     m.CastVote: (False, vote),
     m.SetProfile: (False, set_profile),
     m.Leave: (False, leave),
+    m.RevealSeen: (False, reveal_seen),
     m.StartGame: (True, start),
     m.UpdateSettings: (True, update_settings),
     m.AddBot: (True, add_bot),

@@ -35,6 +35,18 @@ def require_lobby(data: RoomRecordData, message: str) -> None:
         raise ServerError(Code.NOT_IN_LOBBY, message, 409)
 
 
+def name_key(name: str) -> str:
+    """What two names must differ in: case and spaces do not count ("Bo" is " b o")."""
+    return "".join(name.split()).casefold()
+
+
+def require_free_name(data: RoomRecordData, name: str, seat_id: str | None = None) -> None:
+    """Refuse a name another seat of the room already goes by (case and spaces aside)."""
+    key = name_key(name)
+    if any(name_key(s.name) == key for s in data.seats if s.id != seat_id):
+        raise ServerError(Code.NAME_TAKEN, f"someone in this room is called {name!r}", 409)
+
+
 def free_colour(data: RoomRecordData) -> str:
     taken = {s.colour for s in data.seats}
     return next((c for c in m.RABBIT_COLOURS if c not in taken), m.RABBIT_COLOURS[0])
@@ -49,9 +61,11 @@ def add_person(
         raise ServerError(Code.ROOM_FULL, "every seat is taken", 409)
     if colour is not None and any(s.colour == colour for s in data.seats):
         raise ServerError(Code.COLOUR_TAKEN, f"the {colour} rabbit is taken", 409)
+    name = name.strip() or "Player"
+    require_free_name(data, name)
     seat = SeatRecord(
         id=f"p{data.next_seat}",
-        name=name.strip() or "Player",
+        name=name,
         colour=colour or free_colour(data),
         token_hash=token_hash,
     )
@@ -70,7 +84,10 @@ def add_computer(
     """A seat for a computer player of ``level``."""
     if len(data.seats) >= seat_limit:
         raise ServerError(Code.ROOM_FULL, "every seat is taken", 409)
+    taken = {name_key(s.name) for s in data.seats}
     number = sum(1 for s in data.seats if s.token_hash is None and s.is_bot) + 1
+    while name_key(f"Robot {number}") in taken:
+        number += 1
     seat = SeatRecord(
         id=f"p{data.next_seat}",
         name=f"Robot {number}",
@@ -101,6 +118,7 @@ def set_profile(
         name = name.strip()
         if not name:
             raise ServerError(Code.MALFORMED, "a name cannot be blank")
+        require_free_name(data, name, seat.id)
         seat = dataclasses.replace(seat, name=name)
     return _with_seat(data, seat)
 
@@ -207,4 +225,15 @@ def rematch(data: RoomRecordData) -> RoomRecordData:
         game_number=data.game_number + 1,
         seats=tuple(s for s in data.seats if not s.left),
         deadline=None,
+        reveal=None,
+    )
+
+
+def see_reveal(data: RoomRecordData, seat_id: str, round_: int) -> RoomRecordData:
+    """A person has read the reveal of ``round_`` (a late or repeated word changes nothing)."""
+    reveal = data.reveal
+    if reveal is None or reveal.round != round_ or seat_id in reveal.seen:
+        return data
+    return dataclasses.replace(
+        data, reveal=dataclasses.replace(reveal, seen=(*reveal.seen, seat_id))
     )

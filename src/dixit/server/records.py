@@ -37,6 +37,15 @@ class DeadlineRecord:
 
 
 @dataclass(frozen=True)
+class RevealRecord:
+    """A scored round's reveal, held until the people connected have seen it or ``until_ms``."""
+
+    round: int
+    until_ms: int
+    seen: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class RoomRecordData:
     code: str
     seed: int
@@ -48,6 +57,7 @@ class RoomRecordData:
     spectators: tuple[str, ...] = ()  # token hashes
     next_seat: int = 1
     deadline: DeadlineRecord | None = None
+    reveal: RevealRecord | None = None
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -63,6 +73,12 @@ class RoomRecordData:
         data["spectators"] = tuple(data.get("spectators", ()))
         deadline = data.get("deadline")
         data["deadline"] = DeadlineRecord(**deadline) if deadline else None
+        reveal = data.get("reveal")
+        data["reveal"] = (
+            RevealRecord(reveal["round"], reveal["until_ms"], tuple(reveal.get("seen", ())))
+            if reveal
+            else None
+        )
         return cls(**data)
 
     def seat(self, seat_id: str | None) -> SeatRecord | None:

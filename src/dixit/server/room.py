@@ -38,8 +38,9 @@ from dixit.pubsub import PubSub
 from dixit.storage import EventStore, RoomRecord, StoredEvent, VersionConflict
 
 from . import handlers, lobby
-from .autoplay import Autoplay, plan_deadline
+from .autoplay import REVEAL_WAIT_S, Autoplay, plan_deadline, plan_reveal, reveal_waiting
 from .cards import CardSource, UnknownDeck
+from .chat import TALK_MESSAGES, TableTalk
 from .config import ServerConfig
 from .connection import Connection
 from .errors import ServerError
@@ -76,6 +77,7 @@ class Room:
         self.autoplay = Autoplay(self)
         self.closed = False
         self._readable: tuple[tuple[str, ...], bool] | None = None
+        self.talk = TableTalk(self, self.fanout.send_all)
 
     @property
     def code(self) -> str:
@@ -103,6 +105,7 @@ class Room:
     async def listen(self) -> None:
         """Follow the changes other server processes make to this room."""
         await self.follower.start(self.lock, self.sync_from_store)
+        await self.talk.listen()
 
     def _remember_commands(self, stored: Sequence[StoredEvent]) -> None:
         """Command ids already applied (a resend is acknowledged, never applied again)."""
@@ -140,6 +143,7 @@ class Room:
         self.follower.stop()
         self.autoplay.shutdown()
         self.fanout.close_all()
+        self.talk.close()
 
     # ------------------------------------------------------------------ compute, store, swap
 
@@ -183,7 +187,9 @@ class Room:
         state, events = execute(old, command, rng)
         fields: dict[str, Any] = dict(changes or {})
         if state.phase is Phase.OVER:
-            fields.update(status="over")
+            fields.update(status="over", reveal=None)
+        elif reveal := plan_reveal(events, REVEAL_WAIT_S * self.services.config.bot_delay_s):
+            fields.update(reveal=reveal)
         data = dataclasses.replace(self.data, **fields) if fields else self.data
         deadline = plan_deadline(state, data, self.settings.timers)
         if deadline != data.deadline:
@@ -230,12 +236,20 @@ class Room:
             self._readable = (decks, readable(self.services.cards, self.deck_ids()))
         return self._readable[1]
 
+    def captions_changed(self, slug: str) -> None:
+        """A deck's captions changed: if the room plays it, say anew what computers can read."""
+        if slug in self.settings.decks:
+            self._readable = None
+            self._send_room()
+
     def room_state(self) -> m.RoomState:
+        online = self.fanout.online()
         return room_view(
             self.data,
             self.settings,
             self.state,
-            online=self.fanout.online(),
+            online=online,
+            reading=reveal_waiting(self.data, online),
             spectators=self.fanout.spectators(),
             bots_can_read=self.bots_can_read(),
         )
@@ -264,6 +278,7 @@ class Room:
                 self.state, self.playing, self.log, conn.seat, since, conn.events
             )
             conn.send(m.Welcome(you=you(conn, self.data.host), room=self.room_state(), game=update))
+            conn.send(self.talk.state())
             self._send_room(skip=conn.id)
             if back and seat is not None:
                 self._tell_reclaimed(seat)
@@ -271,6 +286,7 @@ class Room:
     def detach(self, conn: Connection) -> None:
         if self.fanout.remove(conn):
             self._send_room()
+            self.autoplay.after_change()  # a reveal no longer waits for whoever went
 
     async def reclaim(self, seat: SeatRecord) -> None:
         """The person is back (a game move of theirs): their seat is theirs again."""
@@ -294,6 +310,9 @@ class Room:
             conn.send(m.RoomUpdate(room=self.room_state(), you=you(conn, self.data.host)))
             if update is not None:
                 conn.send(update)
+            return
+        if isinstance(msg, TALK_MESSAGES):
+            self.talk.handle(conn, msg)
             return
         command_id: str | None = getattr(msg, "id", None)
         if isinstance(msg, m.Hello) or command_id is None:

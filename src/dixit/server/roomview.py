@@ -17,6 +17,7 @@ def room_view(
     state: GameState | None,
     *,
     online: Collection[str],
+    reading: list[str],
     spectators: int,
     bots_can_read: bool,
 ) -> m.RoomState:
@@ -30,6 +31,9 @@ def room_view(
             seconds=d.seconds,
             players=list(waiting_for(state)),
         )
+    reveal = None
+    if data.reveal is not None:
+        reveal = m.RevealBeat(round=data.reveal.round, until=data.reveal.until_ms, waiting=reading)
     return m.RoomState(
         code=data.code,
         status=data.status,  # type: ignore[arg-type]
@@ -39,6 +43,7 @@ def room_view(
         spectators=spectators,
         settings=settings,
         deadline=deadline,
+        reveal=reveal,
         version=state.version if state is not None else 0,
         bots_can_read=bots_can_read,
     )

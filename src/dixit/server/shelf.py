@@ -17,7 +17,7 @@ from dixit.bots import CardBook
 from dixit.engine import Event, RoundScored
 from dixit.engine.serialize import event_from_json
 
-from .cards import CardSource
+from .cards import CardSource, described
 
 if TYPE_CHECKING:
     from .room import Room
@@ -39,8 +39,8 @@ def card_dicts(cards: CardSource, card_ids: Sequence[str]) -> list[dict[str, Any
 
 
 def readable(cards: CardSource, card_ids: Sequence[str]) -> bool:
-    """Do computer players have text to read about these cards?"""
-    return any(len(d) > 1 for d in card_dicts(cards, card_ids))
+    """Do computer players have text to read about every one of these cards?"""
+    return bool(card_ids) and all(described(d) for d in card_dicts(cards, card_ids))
 
 
 class Shelf:

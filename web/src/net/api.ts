@@ -1,5 +1,5 @@
 /** The HTTP lobby API: create a room, join, spectate, list decks. */
-import type { CaptionsRequest, CreateRoomRequest, DeckCards, DeckInfo, DeckList, JoinRoomRequest, RoomState, SeatTicket } from "../protocol";
+import type { CaptionsRequest, CreateRoomRequest, DeckCards, DeckInfo, DeckList, JoinRoomRequest, PublicTableList, RoomState, SeatTicket } from "../protocol";
 
 /** What POST /api/decks answers: the new deck's slug and the files it could not take. */
 export interface ImportReport {
@@ -46,6 +46,7 @@ export const api = {
     call<SeatTicket>("POST", `/api/rooms/${encodeURIComponent(code)}/spectate`, {}),
   room: (code: string) => call<RoomState>("GET", `/api/rooms/${encodeURIComponent(code)}`),
   decks: () => call<DeckList>("GET", "/api/decks"),
+  tables: () => call<PublicTableList>("GET", "/api/tables"),
   deckCards: (slug: string, lang: string) =>
     call<DeckCards>("GET", `/api/decks/${encodeURIComponent(slug)}/cards?lang=${encodeURIComponent(lang)}`),
   captions: (slug: string, req: CaptionsRequest) =>

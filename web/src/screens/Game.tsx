@@ -25,6 +25,8 @@ function usePileReshuffle(view: { pile_count: number; round: number }): number |
   }, [view.pile_count, view.round]);
   return gained && gained.round === view.round ? gained.n : null;
 }
+import { Chat } from "../components/Chat";
+import { ReactionsShown } from "../components/Reactions";
 
 export function Game({ state, send }: { state: ClientState; send: Send }) {
   const { t } = useI18n();
@@ -79,6 +81,11 @@ export function Game({ state, send }: { state: ClientState; send: Send }) {
   const handSelectable = choosableHand.length > 0;
   const voting = legal.vote.length > 0;
   const [dismissed, setDismissed] = useState(0);
+  /** The reveal is read (Continue, or it closed by itself): the server may start the next turn. */
+  function closeReveal(round: number) {
+    setDismissed(round);
+    if (state.you?.role === "player") send({ type: "reveal_seen", round });
+  }
   const reveal = revealedRound(view, dismissed);
   // The reveal is its own beat: nothing of the next turn is asked until it is closed.
   const revealing = reveal !== null && phase !== "over";
@@ -140,7 +147,7 @@ export function Game({ state, send }: { state: ClientState; send: Send }) {
       <div class="game-grid">
         <div class="game-main">
           {phase === "over" ? <GameOver view={view} room={room} isHost={Boolean(state.you?.is_host)} send={send} /> : null}
-          {reveal ? <Reveal result={reveal} room={room} onZoom={(cards, index) => setZoom({ cards, index })} onClose={phase === "over" ? undefined : () => setDismissed(reveal.round)} /> : null}
+          {reveal ? <Reveal result={reveal} room={room} onZoom={(cards, index) => setZoom({ cards, index })} onClose={phase === "over" ? undefined : () => closeReveal(reveal.round)} /> : null}
           {pile ? <p class="note note--pile" role="status" data-testid="reshuffled">{t("game.reshuffled", { n: pile })}</p> : null}
           {view.clue && phase !== "over" && phase !== "clue" ? <ClueBubble clue={view.clue} teller={teller} /> : null}
           {phase === "submit" ? (
@@ -168,8 +175,10 @@ export function Game({ state, send }: { state: ClientState; send: Send }) {
           <Players view={view} room={room} gained={gained} />
           <ScoreTrack players={trackPlayers} label={t("game.scores")} target={view.rules.end_at_score} lapLabel={(n) => t("track.lap", { n })} scoreLabel={(name, n, lap) => t(lap > 1 ? "track.scoreLap" : "track.score", { name, n, lap })} />
           {state.you?.is_host && phase !== "over" ? <HostControls view={view} room={room} send={send} /> : null}
+          <Chat state={state} send={send} />
         </aside>
       </div>
+      <ReactionsShown state={state} />
       {zoom ? <Zoom cards={zoom.cards.map((c) => ({ ...c, selected: selected.includes(c.id) }))} start={zoom.index} onClose={() => setZoom(null)} onSelect={zoom.select} t={t} /> : null}
     </main>
   );

@@ -9,6 +9,7 @@ import { rememberName, rememberedName } from "../net/profile";
 import { api, ApiProblem } from "../net/api";
 import { savedTickets, saveTicket } from "../net/tickets";
 import type { DeckInfo, RoomSettings } from "../protocol";
+import { PublicRooms } from "./PublicRooms";
 
 function num(v: string): number | null {
   const n = parseInt(v, 10);
@@ -126,6 +127,7 @@ export function Home() {
           <span>{t("home.name")}</span>
           <input name="name" value={name} maxLength={32} autoComplete="nickname" placeholder={t("home.namePlaceholder")} onInput={(e) => setName(e.currentTarget.value)} data-testid="name" />
         </label>
+        <PublicRooms name={name} />
         <div class="home-cols">
           <form class="panel" onSubmit={(e) => { e.preventDefault(); void go("join"); }}>
             <h2>{t("home.join")}</h2>

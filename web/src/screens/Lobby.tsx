@@ -12,8 +12,11 @@ import { loadTicket } from "../net/tickets";
 import { LANGUAGES, LANGUAGE_NAMES, type Lang } from "../i18n";
 import type { DeckInfo } from "../protocol";
 import type { ClientState } from "../state/reducer";
-import { isPending } from "../state/reducer";
+import { isPending, wantedSettings } from "../state/reducer";
 import { RulesSummary } from "./RulesSummary";
+import { Chat } from "../components/Chat";
+import { ReactionsShown } from "../components/Reactions";
+import { OpenTable } from "./PublicRooms";
 
 export function joinUrl(code: string): string {
   return `${location.origin}/r/${code}`;
@@ -57,15 +60,16 @@ export function Lobby({ state, send }: { state: ClientState; send: Send }) {
     setCopied(how);
     setTimeout(() => setCopied(null), 4000);
   }
-  const chooseDecks = (slugs: string[]) => send({ type: "update_settings", settings: { ...s, decks: slugs } });
+  const chooseDecks = (slugs: string[]) => send({ type: "update_settings", settings: { ...wantedSettings(state), decks: slugs } });
   const addBot = () => send({ type: "add_bot", level });
   const setBotLevel = (seat: string, l: BotLevel) => send({ type: "set_bot_level", player: seat, level: l });
-  const setLanguage = (language: Lang) => send({ type: "update_settings", settings: { ...s, language } });
+  const setLanguage = (language: Lang) => send({ type: "update_settings", settings: { ...wantedSettings(state), language } });
   const importable = decks.filter((d) => d.kind === "imported" && chosen.includes(d.slug));
-  // The room says when computer players can read nothing at all; the deck list says how many
-  // chosen cards have no description (an imported deck beside a described one).
+  // The room says whether computer players can read every chosen card; the deck list says how
+  // many have no description.
   const blind = undescribed(chosen, decks);
-  const canRead = room.bots_can_read && blind === 0;
+  const chosenCards = decks.filter((d) => chosen.includes(d.slug)).reduce((n, d) => n + d.card_count, 0);
+  const canRead = room.bots_can_read;
 
   return (
     <main class="lobby" data-testid="lobby">
@@ -131,7 +135,7 @@ export function Lobby({ state, send }: { state: ClientState; send: Send }) {
         ) : null}
         {!canRead && (hasBots || isHost) ? (
           <p class="alert alert--soft" role="note" data-testid="bots-blind">
-            {room.bots_can_read ? t("lobby.botsBlind", { n: blind }) : t("lobby.botsBlindAll")}
+            {blind > 0 && blind < chosenCards ? t("lobby.botsBlind", { n: blind }) : t("lobby.botsBlindAll")}
           </p>
         ) : null}
         {isHost ? (
@@ -145,6 +149,7 @@ export function Lobby({ state, send }: { state: ClientState; send: Send }) {
         ) : (
           <p class="waiting" data-testid="waiting-host">{you?.role === "spectator" ? t("turn.spectating") : t("lobby.waitingHost")}</p>
         )}
+        <OpenTable state={state} send={send} />
       </section>
       {decks.length > 0 ? (
         <section class="panel lobby-decks">
@@ -163,6 +168,8 @@ export function Lobby({ state, send }: { state: ClientState; send: Send }) {
           ) : null}
         </section>
       ) : null}
+      <Chat state={state} send={send} />
+      <ReactionsShown state={state} />
     </main>
   );
 }

@@ -13,6 +13,8 @@ import { Banner, ClueBubble, names } from "./Banner";
 import { endReason } from "./GameOver";
 import { Reveal } from "./Reveal";
 import { joinUrl } from "./Lobby";
+import { Chat } from "../components/Chat";
+import { ReactionsShown } from "../components/Reactions";
 
 /** The spectator / TV view: the table and the scores, large; no hands. */
 export function Tv({ state }: { state: ClientState }) {
@@ -51,8 +53,10 @@ export function Tv({ state }: { state: ClientState }) {
             <QrCode text={joinUrl(room.code)} label={t("lobby.qr")} />
             <span>{t("tv.join", { url: joinUrl(room.code) })}</span>
           </div>
+          <Chat state={state} tv />
         </aside>
       </div>
+      <ReactionsShown state={state} big />
       {zoom ? <Zoom cards={zoom.cards} start={zoom.index} onClose={() => setZoom(null)} t={t} /> : null}
     </main>
   );

@@ -6,10 +6,12 @@ import type {
   ClientMessage,
   GameView,
   Notice,
+  RoomSettings,
   RoomState,
   ServerMessage,
   You,
 } from "../protocol";
+import { initialTalk, reduceTalk, type TalkState } from "./talk";
 
 export type ConnStatus = "idle" | "connecting" | "open" | "reconnecting" | "closed";
 
@@ -30,6 +32,7 @@ export interface ClientState {
   notices: Notice[];
   /** The server closed this seat (kicked, left): do not reconnect. */
   closed: Problem | null;
+  talk: TalkState;
 }
 
 export type Action =
@@ -49,6 +52,7 @@ export const initialState: ClientState = {
   error: null,
   notices: [],
   closed: null,
+  talk: initialTalk,
 };
 
 function without<V>(record: Record<string, V>, key: string | null | undefined): Record<string, V> {
@@ -126,6 +130,10 @@ function onServer(state: ClientState, msg: ServerMessage): ClientState {
       return { ...state, closed: { code: msg.code, message: msg.message }, conn: "closed" };
     case "pong":
       return state;
+    case "talk":
+    case "chat":
+    case "reaction":
+      return { ...state, talk: reduceTalk(state.talk, msg) };
   }
 }
 
@@ -218,6 +226,13 @@ export function roundPoints(result: {
     out.set(a.player, entry);
   }
   return out;
+}
+
+/** The room's settings as last asked for: a change still on its way counts, so quick changes
+ * (a name, then a language) build on each other instead of undoing one another. */
+export function wantedSettings(state: ClientState): RoomSettings {
+  const asked = Object.values(state.pending).filter((c) => c.type === "update_settings").pop();
+  return asked && asked.type === "update_settings" ? asked.settings : state.room!.settings;
 }
 
 export function isPending(state: ClientState, type: ClientMessage["type"]): boolean {

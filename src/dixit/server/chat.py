@@ -1,0 +1,263 @@
+"""Talking at the table: a short chat and quick reactions per room, never carrying a card id.
+
+Both are limited per seat (a token bucket each) and in length, and are plain text: the server
+passes the words on as typed (control characters dropped, runs of spaces made one) and clients
+show them as text, never as markup. A line holding a card id of the room's decks is refused
+(``chat/secret``): the chat must never say which card is whose. The host may mute a seat; its
+lines and reactions are then refused (``chat/muted``). Spectators read and watch but do not talk.
+
+The talk lives in memory (the last ``CHAT_HISTORY`` lines and the muted seats): it is not part
+of the game's record and a restart forgets it. Server processes sharing a room pass every line,
+reaction and mute on to each other over the room's talk channel (``dixit:talk:CODE``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import json
+import logging
+import re
+import time
+import unicodedata
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING
+
+from dixit.protocol import messages as m
+from dixit.protocol.codes import ErrorCode as Code
+from dixit.pubsub import Subscription
+
+from .cards import UnknownDeck
+from .connection import Connection
+
+if TYPE_CHECKING:
+    from .room import Room
+
+log = logging.getLogger("dixit.server")
+
+TALK_MESSAGES = (m.Say, m.React, m.MuteSeat)
+
+# Per seat: a few lines at once, then one every 2 s; reactions a little faster.
+CHAT_BURST, CHAT_PER_SECOND = 3, 0.5
+REACTION_BURST, REACTION_PER_SECOND = 4, 1.0
+SECRET_WINDOW = 8  # this many characters of a card id's hash are enough to name the card
+_REMEMBERED_IDS = 200  # command ids kept to acknowledge a resend without saying it twice
+
+_SPACES = re.compile(r"\s+")
+_NOT_ALNUM = re.compile(r"[^0-9a-z]")
+
+
+class Bucket:
+    """``burst`` at once, ``per_second`` sustained."""
+
+    def __init__(self, burst: int, per_second: float) -> None:
+        self.burst, self.per_second = float(burst), per_second
+        self.tokens, self.stamp = float(burst), time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.per_second)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+def plain_text(text: str) -> str:
+    """The words as they will be shown: no control or format characters, single spaces."""
+    kept = "".join(
+        " " if ch.isspace() else ch
+        for ch in text
+        if ch.isspace() or unicodedata.category(ch)[0] != "C"
+    )
+    return _SPACES.sub(" ", kept).strip()
+
+
+def secret_windows(card_ids: list[str]) -> frozenset[str]:
+    """Every ``SECRET_WINDOW``-character piece of each card's own part (the hash after the deck
+    slug), lower case, letters and digits only."""
+    pieces: set[str] = set()
+    for card_id in card_ids:
+        key = _NOT_ALNUM.sub("", card_id.rsplit("-", 1)[-1].lower())
+        if len(key) < SECRET_WINDOW:
+            key = _NOT_ALNUM.sub("", card_id.lower())
+        for i in range(len(key) - SECRET_WINDOW + 1):
+            pieces.add(key[i : i + SECRET_WINDOW])
+    return frozenset(pieces)
+
+
+def names_a_card(text: str, windows: frozenset[str]) -> bool:
+    """Does ``text`` hold a piece of a card id, even split by spaces or punctuation?"""
+    squeezed = _NOT_ALNUM.sub("", text.lower())
+    return any(
+        squeezed[i : i + SECRET_WINDOW] in windows for i in range(len(squeezed) - SECRET_WINDOW + 1)
+    )
+
+
+class TableTalk:
+    """One room's chat lines, reactions and mutes. ``send_all`` sends a message to every socket
+    of the room in this process."""
+
+    def __init__(self, room: Room, send_all: Callable[[m.ServerModel], None]) -> None:
+        self.room = room
+        self._send_all = send_all
+        self.lines: collections.deque[m.ChatLine] = collections.deque(maxlen=m.CHAT_HISTORY)
+        self.count = 0
+        self.muted: set[str] = set()
+        self._chat: dict[str, Bucket] = {}
+        self._reactions: dict[str, Bucket] = {}
+        self._done: collections.OrderedDict[tuple[str, str], None] = collections.OrderedDict()
+        self._windows: tuple[tuple[str, ...], frozenset[str]] | None = None
+        self._subscription: Subscription | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # ------------------------------------------------------------------ other processes
+
+    @property
+    def channel(self) -> str:
+        return f"dixit:talk:{self.room.code}"
+
+    async def listen(self) -> None:
+        """Hear what is said through the other server processes of this room."""
+        self._subscription = await self.room.services.pubsub.subscribe(self.channel)
+        self._spawn(self._follow(self._subscription))
+
+    def close(self) -> None:
+        if self._subscription is not None:
+            self._subscription.close()
+        for task in list(self._tasks):
+            task.cancel()
+
+    def _spawn(self, coro: Coroutine[None, None, None]) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _follow(self, subscription: Subscription) -> None:
+        while (text := await subscription.get()) is not None:
+            try:
+                note = json.loads(text)
+                if note.get("origin") != self.room.services.origin:
+                    self._heard(note["message"])
+            except (ValueError, KeyError, TypeError):
+                log.warning("room %s: unreadable talk note", self.room.code)
+
+    def _heard(self, message: dict[str, object]) -> None:
+        """A line, reaction or mute from another process: keep it and tell our sockets."""
+        kind = message.get("type")
+        if kind == "chat":
+            chat = m.Chat.model_validate(message)
+            self.lines.append(chat.line)
+            self._send_all(chat)
+        elif kind == "reaction":
+            self._send_all(m.Reaction.model_validate(message))
+        elif kind == "talk":
+            self.muted = set(m.Talk.model_validate(message).muted)
+            self._send_all(self.state())
+
+    def _tell(self, message: m.Chat | m.Reaction | m.Talk) -> None:
+        """To our sockets now, and to the other processes' (best effort)."""
+        self._send_all(message)
+        note = json.dumps({"origin": self.room.services.origin, "message": message.model_dump()})
+        self._spawn(self._publish(note))
+
+    async def _publish(self, note: str) -> None:
+        try:
+            await self.room.services.pubsub.publish(self.channel, note)
+        except Exception:
+            log.exception("room %s: could not pass a talk note on", self.room.code)
+
+    def state(self) -> m.Talk:
+        return m.Talk(lines=list(self.lines), muted=sorted(self.muted))
+
+    def handle(self, conn: Connection, msg: m.ClientModel) -> None:
+        """Answer one talk message: ack, or an error with a code (and nothing said)."""
+        command_id: str = getattr(msg, "id", "")
+        if conn.seat is None:
+            conn.send(m.Error(id=command_id, code=Code.SPECTATOR, message="spectators watch"))
+            return
+        seat = self.room.data.seat(conn.seat)
+        if seat is None or seat.left or seat.token_hash != conn.token_hash:
+            conn.send(m.Error(id=command_id, code=Code.BAD_TOKEN, message="not your seat any more"))
+            return
+        key = (conn.seat, command_id)
+        if key in self._done:
+            conn.send(m.Ack(id=command_id, version=self.room.version, duplicate=True))
+            return
+        problem = self._apply(conn.seat, msg)
+        if problem is not None:
+            conn.send(m.Error(id=command_id, code=problem[0], message=problem[1]))
+            return
+        self._done[key] = None
+        if len(self._done) > _REMEMBERED_IDS:
+            self._done.popitem(last=False)
+        conn.send(m.Ack(id=command_id, version=self.room.version, duplicate=False))
+
+    def _apply(self, seat_id: str, msg: m.ClientModel) -> tuple[Code, str] | None:
+        if isinstance(msg, m.MuteSeat):
+            return self._mute(seat_id, msg)
+        if seat_id in self.muted:
+            return Code.CHAT_MUTED, "the host has muted you"
+        if isinstance(msg, m.React):
+            if not self._bucket(self._reactions, seat_id, REACTION_BURST, REACTION_PER_SECOND):
+                return Code.CHAT_RATE, "too many reactions; wait a moment"
+            now = int(time.time() * 1000)
+            self._tell(m.Reaction(seat=seat_id, reaction=msg.reaction, at=now))
+            return None
+        if isinstance(msg, m.Say):
+            return self._say(seat_id, msg.text)
+        return Code.UNKNOWN_TYPE, f"unexpected {type(msg).__name__}"
+
+    def _say(self, seat_id: str, raw: str) -> tuple[Code, str] | None:
+        text = plain_text(raw)
+        if not text:
+            return Code.CHAT_EMPTY, "say something"
+        if len(text) > m.MAX_CHAT_LENGTH:
+            return Code.CHAT_TOO_LONG, f"a line has at most {m.MAX_CHAT_LENGTH} characters"
+        if names_a_card(text, self._secret_windows()):
+            return Code.CHAT_SECRET, "a card id cannot be said at the table"
+        if not self._bucket(self._chat, seat_id, CHAT_BURST, CHAT_PER_SECOND):
+            return Code.CHAT_RATE, "too many lines; wait a moment"
+        seat = self.room.data.seat(seat_id)
+        self.count += 1
+        line = m.ChatLine(
+            id=f"{self.room.services.origin}-{self.count}",
+            seat=seat_id,
+            name=seat.name if seat else seat_id,
+            text=text,
+            at=int(time.time() * 1000),
+        )
+        self.lines.append(line)
+        self._tell(m.Chat(line=line))
+        return None
+
+    def _mute(self, host_id: str, msg: m.MuteSeat) -> tuple[Code, str] | None:
+        if host_id != self.room.data.host:
+            return Code.NOT_HOST, "only the host can mute"
+        if self.room.data.seat(msg.seat) is None or msg.seat == host_id:
+            return Code.UNKNOWN_SEAT, f"no other seat {msg.seat!r} to mute"
+        if msg.muted:
+            self.muted.add(msg.seat)
+        else:
+            self.muted.discard(msg.seat)
+        self._tell(self.state())
+        return None
+
+    @staticmethod
+    def _bucket(buckets: dict[str, Bucket], seat_id: str, burst: int, rate: float) -> bool:
+        bucket = buckets.get(seat_id)
+        if bucket is None:
+            bucket = buckets[seat_id] = Bucket(burst, rate)
+        return bucket.take()
+
+    def _secret_windows(self) -> frozenset[str]:
+        """The pieces of every card id of the room's decks (the cards in play come from them)."""
+        decks = tuple(self.room.settings.decks)
+        if self._windows is None or self._windows[0] != decks:
+            try:
+                ids = self.room.services.cards.card_ids(list(decks))
+            except UnknownDeck:
+                ids = []
+            self._windows = (decks, secret_windows(ids))
+        return self._windows[1]
