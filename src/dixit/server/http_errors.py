@@ -10,6 +10,7 @@ unexpected is ``server/internal`` 500, logged.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -18,6 +19,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from dixit.protocol.codes import ErrorCode
+from dixit.protocol.messages import ApiError
 
 from .errors import ServerError
 
@@ -26,6 +28,10 @@ log = logging.getLogger("dixit.server")
 MAX_BODY_BYTES = 64 * 1024
 UPLOAD_PATH = "/api/decks"  # multipart deck uploads have their own limit
 _HTTP_CODES = {404: ErrorCode.REQUEST_NOT_FOUND, 405: ErrorCode.METHOD_NOT_ALLOWED}
+# The statuses a lobby route may answer with an ApiError (for the OpenAPI description).
+ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ApiError} for status in (400, 403, 404, 409, 413, 422, 503)
+}
 
 
 def api_error(code: ErrorCode, message: str, status: int) -> JSONResponse:
