@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from dixit.bots import RandomBot
-from dixit.engine import StartGame, execute, player_view, rules_for, waiting_for
+from dixit.engine import StartGame, execute, player_view, playthrough, rules_for
 from dixit.protocol import ProtocolError, parse_client_message
 from dixit.protocol import messages as m
 from dixit.protocol.convert import (
@@ -132,10 +132,10 @@ def test_shared_events_are_what_every_viewer_would_get() -> None:
     rng = random.Random(3)
     seats = ("p1", "p2", "p3", "p4")
     deck = tuple(f"card-{i:03}" for i in range(84))
-    state, events = execute(
-        None, StartGame(seats, deck, rules_for("classic", max_rounds=3), None), rng
-    )
-    while True:
+    start = execute(None, StartGame(seats, deck, rules_for("classic", max_rounds=3), None), rng)
+    bot = RandomBot(rng)
+    moves = playthrough(start[0], rng, lambda s, player: bot.act(player_view(s, player)))
+    for state, events in [start, *((after, new) for _, after, new in moves)]:
         shared = shared_event_dicts(events)
         for viewer in (*seats, None):
             for event, common in zip(events, shared, strict=True):
@@ -146,12 +146,7 @@ def test_shared_events_are_what_every_viewer_would_get() -> None:
             model = m.RoundResult.model_validate(round_dict(scored))
             assert round_dict(scored) == model.model_dump(mode="json")
             assert to_json(round_dict(scored)) == model.model_dump_json()
-        if state.phase.value == "over":
-            break
-        player = rng.choice(waiting_for(state))
-        command = RandomBot(rng).act(player_view(state, player))
-        assert command is not None
-        state, events = execute(state, command, rng)
+    assert state.phase.value == "over"
 
 
 class _FakeSocket:
