@@ -7,25 +7,20 @@ import random
 import pytest
 
 from dixit.bots import RandomBot
-from dixit.engine import Phase, StartGame, execute, player_view, rules_for, waiting_for
+from dixit.engine import StartGame, execute, player_view, playthrough, rules_for
 
 DECK = tuple(f"card-{i:03}" for i in range(84))
 
 
 def play(edition: str, players: int, seed: int) -> list[object]:
+    """Every move of a seeded game of random bots, each seeing only its own view; the engine
+    raises if a move were illegal."""
     names = tuple(f"p{i}" for i in range(players))
-    rng = random.Random(seed)
-    state, _ = execute(None, StartGame(names, DECK, rules_for(edition)), rng)
     bots = {p: RandomBot(random.Random(f"{seed}/{p}")) for p in names}
-    moves: list[object] = []
-    while state.phase is not Phase.OVER:
-        for player in waiting_for(state):
-            view = player_view(state, player)
-            command = bots[player].act(view)
-            assert command is not None, f"{player} had nothing to do in {state.phase}"
-            state, _ = execute(state, command, rng)  # raises if the move were illegal
-            moves.append(command)
-    return moves
+    state, _ = execute(None, StartGame(names, DECK, rules_for(edition)), random.Random(seed))
+    rng = random.Random(seed + 1)
+    moves = playthrough(state, rng, lambda s, player: bots[player].act(player_view(s, player)))
+    return [command for command, _, _ in moves]
 
 
 @pytest.mark.parametrize(("edition", "players"), [("classic", 3), ("classic", 6), ("2021", 8)])
