@@ -1,8 +1,8 @@
 """Playing a game through: one loop for bots, tests, benchmarks and simulations.
 
 ``playthrough`` asks a chooser for each move the game waits on, in seat order, and folds it in;
-``random_command`` is the uniform random chooser (any legal move, from :func:`legal_actions`
-alone). Chance comes only from the ``rng`` passed in, so a seed fixes the whole game.
+``random_command`` is the uniform random chooser (any legal move, as :func:`legal_actions`
+lists them). Chance comes only from the ``rng`` passed in, so a seed fixes the whole game.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from .commands import CardId, CastVote, Command, GiveClue, PlayerId, StartGame, SubmitCards
 from .decide import execute
 from .events import Event
-from .legal import legal_actions, waiting_for
+from .legal import waiting_for
 from .rules import Rules
 from .state import GameState, Phase
 
@@ -23,17 +23,44 @@ Chooser = Callable[[GameState, PlayerId], Command | None]
 CLUE_WORDS = ("dream", "storm", "home", "light", "journey", "secret", "memory", "wonder")
 
 
+def _pick(getrandbits: Callable[[int], int], cards: Sequence[CardId]) -> CardId:
+    """``rng.choice(cards)`` with the same draws, without its two Python-level calls."""
+    n = len(cards)
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return cards[r]
+
+
 def random_command(state: GameState, player: PlayerId, rng: random.Random) -> Command | None:
-    """A uniformly random legal move for ``player`` (a clue is one of a few words)."""
-    legal = legal_actions(state, player)
-    if legal.give_clue:
-        return GiveClue(player, rng.choice(legal.give_clue), rng.choice(CLUE_WORDS))
-    if legal.submit:
-        if legal.submit_count == 1:
-            return SubmitCards(player, (rng.choice(legal.submit),))
-        return SubmitCards(player, tuple(rng.sample(legal.submit, legal.submit_count)))
-    if legal.vote:
-        return CastVote(player, rng.choice(legal.vote))
+    """A uniformly random legal move for ``player`` (a clue is one of a few words).
+
+    The moves are :func:`legal_actions`' own, read straight from the state (this is the hot
+    loop of every simulation): a clue about any card in hand, any ``cards_each_for`` distinct
+    cards in hand, a vote for any table card that is not the player's.
+    """
+    hand = state.hands.get(player)
+    if hand is None:
+        return None
+    phase, storyteller = state.phase, state.storyteller
+    if phase is Phase.CLUE:
+        if storyteller is None or storyteller == player:
+            bits = rng.getrandbits
+            return GiveClue(player, _pick(bits, hand), _pick(bits, CLUE_WORDS))
+        return None
+    if phase is Phase.SUBMIT:
+        if player == storyteller or player in state.submissions:
+            return None
+        count = state.rules.cards_each_for(len(state.players))
+        if count == 1:
+            return SubmitCards(player, (_pick(rng.getrandbits, hand),))
+        return SubmitCards(player, tuple(rng.sample(hand, count)))
+    if phase is Phase.VOTE:
+        if player == storyteller or player in state.votes:
+            return None
+        own = state.submissions[player]
+        return CastVote(player, _pick(rng.getrandbits, [c for c in state.table if c not in own]))
     return None
 
 
