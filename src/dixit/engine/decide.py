@@ -33,6 +33,14 @@ from .state import GameState, Phase, evolve_all
 
 def decide(state: GameState | None, command: Command, rng: random.Random) -> list[Event]:
     """The events ``command`` causes, or a :class:`GameError` (and no change)."""
+    move = _MOVES.get(type(command))
+    if (
+        move is not None
+        and state is not None
+        and state.phase is not Phase.OVER
+        and command.player in state.hands
+    ):
+        return move(state, command, rng)  # a player's move in a running game: the hot path
     if isinstance(command, StartGame):
         if state is not None:
             raise GameError(Code.GAME_ALREADY_STARTED, "the game has already started")

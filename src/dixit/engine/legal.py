@@ -61,7 +61,7 @@ def waiting_for(state: GameState) -> tuple[PlayerId, ...]:
         return state.players if state.storyteller is None else (state.storyteller,)
     if state.phase is Phase.SUBMIT:
         return tuple(
-            p for p in state.players if p != state.storyteller and p not in state.submissions
+            [p for p in state.players if p != state.storyteller and p not in state.submissions]
         )
     if state.phase is Phase.VOTE:
         return tuple([p for p in state.players if p != state.storyteller and p not in state.votes])

@@ -104,11 +104,26 @@ def random_playthrough(
     random chooser (used unless ``choose`` is given).
     """
     rng = random.Random(seed)
-    chooser_rng = random.Random(seed ^ 0x5EED)
-    pick = choose or (lambda state, player: random_command(state, player, chooser_rng))
     start = StartGame(tuple(players), tuple(deck), rules, first_storyteller=first_storyteller)
     state, log = execute(None, start, rng)
-    for _command, after, events in playthrough(state, rng, pick):
-        log.extend(events)
-        state = after
+    if choose is not None:
+        for _command, after, events in playthrough(state, rng, choose):
+            log.extend(events)
+            state = after
+        return state, log
+    # The same loop as ``playthrough`` with ``random_command``, without a generator in between.
+    chooser_rng = random.Random(seed ^ 0x5EED)
+    while state.phase is not Phase.OVER:
+        moved = False
+        for player in waiting_for(state):
+            command = random_command(state, player, chooser_rng)
+            if command is None:
+                continue
+            state, events = execute(state, command, rng)
+            log.extend(events)
+            moved = True
+            if state.phase is Phase.OVER:
+                break
+        if not moved:
+            raise RuntimeError(f"no progress in {state.phase}")
     return state, log
