@@ -33,14 +33,13 @@ from .state import GameState, Phase, evolve_all
 
 def decide(state: GameState | None, command: Command, rng: random.Random) -> list[Event]:
     """The events ``command`` causes, or a :class:`GameError` (and no change)."""
-    move = _MOVES.get(type(command))
     if (
-        move is not None
+        isinstance(command, (GiveClue, SubmitCards, CastVote))
         and state is not None
         and state.phase is not Phase.OVER
         and command.player in state.hands
     ):
-        return move(state, command, rng)  # a player's move in a running game: the hot path
+        return _MOVES[type(command)](state, command, rng)  # a move in a running game: hot path
     if isinstance(command, StartGame):
         if state is not None:
             raise GameError(Code.GAME_ALREADY_STARTED, "the game has already started")
