@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Sequence
 
+from .chance import pick
 from .commands import CardId, CastVote, Command, GiveClue, PlayerId, StartGame, SubmitCards
 from .decide import execute
 from .events import Event
@@ -21,16 +22,6 @@ Chooser = Callable[[GameState, PlayerId], Command | None]
 """A player's move in a state, or None when that player has nothing to do."""
 
 CLUE_WORDS = ("dream", "storm", "home", "light", "journey", "secret", "memory", "wonder")
-
-
-def _pick(getrandbits: Callable[[int], int], cards: Sequence[CardId]) -> CardId:
-    """``rng.choice(cards)`` with the same draws, without its two Python-level calls."""
-    n = len(cards)
-    k = n.bit_length()
-    r = getrandbits(k)
-    while r >= n:
-        r = getrandbits(k)
-    return cards[r]
 
 
 def random_command(state: GameState, player: PlayerId, rng: random.Random) -> Command | None:
@@ -46,21 +37,20 @@ def random_command(state: GameState, player: PlayerId, rng: random.Random) -> Co
     phase, storyteller = state.phase, state.storyteller
     if phase is Phase.CLUE:
         if storyteller is None or storyteller == player:
-            bits = rng.getrandbits
-            return GiveClue(player, _pick(bits, hand), _pick(bits, CLUE_WORDS))
+            return GiveClue(player, pick(rng, hand), pick(rng, CLUE_WORDS))
         return None
     if phase is Phase.SUBMIT:
         if player == storyteller or player in state.submissions:
             return None
         count = state.rules.cards_each_for(len(state.players))
         if count == 1:
-            return SubmitCards(player, (_pick(rng.getrandbits, hand),))
+            return SubmitCards(player, (pick(rng, hand),))
         return SubmitCards(player, tuple(rng.sample(hand, count)))
     if phase is Phase.VOTE:
         if player == storyteller or player in state.votes:
             return None
         own = state.submissions[player]
-        return CastVote(player, _pick(rng.getrandbits, [c for c in state.table if c not in own]))
+        return CastVote(player, pick(rng, [c for c in state.table if c not in own]))
     return None
 
 
