@@ -12,7 +12,6 @@ viewer (0 = me), cards as deck indices: no hidden card of another player can app
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -77,17 +76,34 @@ class Layout:
 
 
 class Encoder:
-    """Encodes views for one game; revealed rounds, which change once a round, are cached."""
+    """Encodes views for one game. Seat orders, which are fixed, and revealed rounds, which
+    change once a round, are cached."""
 
     def __init__(self, layout: Layout) -> None:
         self.layout = layout
         self.index = {card: i for i, card in enumerate(layout.deck)}
-        self._history: dict[tuple[int, int], list[int]] = {}
+        self._seats: dict[tuple[tuple[str, ...], str | None], tuple[dict[str, int], list[str]]] = {}
+        self._rounds: dict[tuple[str | None, int], list[int]] = {}
+        self._history: dict[tuple[str | None, int], list[int]] = {}
+        size = layout.table
+        self._no_round = [-1, -1] + [-1] * (size * 2) + [0] * size
 
     def reset(self) -> None:
+        self._rounds.clear()
         self._history.clear()
 
-    def _round(self, scored: RoundScored, seat: Callable[[str], int]) -> list[int]:
+    def _seating(self, view: PlayerView) -> tuple[dict[str, int], list[str]]:
+        """Seats counted from the viewer, and the players in that order."""
+        key = (view.players, view.viewer)
+        seating = self._seats.get(key)
+        if seating is None:
+            players, n = view.players, len(view.players)
+            me = players.index(view.viewer) if view.viewer is not None else 0
+            seats = {p: (i - me) % n for i, p in enumerate(players)}
+            seating = self._seats[key] = (seats, [players[(me + i) % n] for i in range(n)])
+        return seating
+
+    def _round(self, scored: RoundScored, seats: dict[str, int]) -> list[int]:
         index, size = self.index, self.layout.table
         votes: dict[str, int] = {}
         for _, card in scored.votes:
@@ -95,55 +111,62 @@ class Encoder:
         owners = dict(scored.owners)
         pad = size - len(scored.table)
         return (
-            [seat(scored.storyteller), index[scored.storyteller_card]]
+            [seats[scored.storyteller], index[scored.storyteller_card]]
             + [index[c] for c in scored.table]
             + [-1] * pad
-            + [seat(owners[c]) for c in scored.table]
+            + [seats[owners[c]] for c in scored.table]
             + [-1] * pad
             + [votes.get(c, 0) for c in scored.table]
             + [0] * pad
         )
 
-    def history(self, view: PlayerView, me: int, seat: Callable[[str], int]) -> list[int]:
-        key = (me, len(view.rounds))
-        cached = self._history.get(key)
+    def history(self, view: PlayerView, seats: dict[str, int]) -> list[int]:
+        """The newest ``HISTORY`` revealed rounds, each encoded once per viewer."""
+        me = view.viewer
+        done = len(view.rounds)
+        cached = self._history.get((me, done))
         if cached is None:
             cached = []
-            for back in range(HISTORY):
-                if back < len(view.rounds):
-                    cached += self._round(view.rounds[-1 - back], seat)
-                else:
-                    cached += [-1, -1] + [-1] * (self.layout.table * 2) + [0] * self.layout.table
-            self._history[key] = cached
+            for number in range(done - 1, done - 1 - HISTORY, -1):
+                if number < 0:
+                    cached += self._no_round
+                    continue
+                encoded = self._rounds.get((me, number))
+                if encoded is None:
+                    encoded = self._rounds[(me, number)] = self._round(view.rounds[number], seats)
+                cached += encoded
+            self._history[(me, done)] = cached
         return cached
 
     def encode(self, view: PlayerView) -> IntArray:
         """The view as integers (see the module docstring for what is and is not in it)."""
         layout, index = self.layout, self.index
-        n, d = layout.players, len(layout.deck)
-        players = view.players
-        me = players.index(view.viewer) if view.viewer is not None else 0
-        seats = {p: (i - me) % n for i, p in enumerate(players)}
-
-        def seat(player: str | None) -> int:
-            return -1 if player is None else seats[player]
-
-        ordered = [players[(me + i) % n] for i in range(n)]
-        acted, waiting, scores = view.acted, view.waiting_for, view.scores
-        head = [int(view.phase is p) for p in PHASES]
-        head += [seat(view.storyteller), view.round, view.pile_count, view.discard_count]
-        head += [scores[p] for p in ordered]
-        head += [int(p in acted) for p in ordered]
-        head += [int(p in waiting) for p in ordered]
+        d = len(layout.deck)
+        seats, ordered = self._seating(view)
+        acted, waiting, scores, phase = view.acted, view.waiting_for, view.scores, view.phase
+        storyteller = view.storyteller
+        values = [int(phase is p) for p in PHASES]
+        values += (
+            -1 if storyteller is None else seats[storyteller],
+            view.round,
+            view.pile_count,
+            view.discard_count,
+        )
+        values += [scores[p] for p in ordered]
+        values += [int(p in acted) for p in ordered]
+        values += [int(p in waiting) for p in ordered]
         cards = [0] * (2 * d)
         for card in view.hand or ():
             cards[index[card]] = 1
         for card in view.my_cards:
             cards[d + index[card]] = 1
-        table = [index[c] for c in view.table]
-        table += [-1] * (layout.table - len(table))
-        table.append(view.table.index(view.my_vote) if view.my_vote in view.table else -1)
-        return np.array(head + cards + table + self.history(view, me, seat), dtype=np.int32)
+        values += cards
+        table = view.table
+        values += [index[c] for c in table]
+        values += [-1] * (layout.table - len(table))
+        values.append(table.index(view.my_vote) if view.my_vote in table else -1)
+        values += self.history(view, seats)
+        return np.fromiter(values, dtype=np.int32, count=len(values))
 
 
 def action_mask(view: PlayerView, layout: Layout) -> npt.NDArray[np.int8]:
