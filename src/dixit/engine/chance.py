@@ -1,6 +1,6 @@
-"""Random draws for the hot loop: the same numbers as ``random.Random``'s ``choice`` and
-``shuffle`` (one ``getrandbits`` per draw, retried when out of range), without their per-draw
-Python calls. A seed still fixes every game."""
+"""Random picks for the random chooser's hot loop: the same numbers as ``random.Random.choice``
+(one ``getrandbits`` per draw, retried when out of range), without its two Python calls. (The
+engine's own shuffles stay ``rng.shuffle``: :func:`verify` replays them through that method.)"""
 
 from __future__ import annotations
 
@@ -19,15 +19,3 @@ def pick(rng: random.Random, items: Sequence[T]) -> T:
     while r >= n:
         r = rng.getrandbits(k)
     return items[r]
-
-
-def shuffle(rng: random.Random, items: list[T]) -> None:
-    """``rng.shuffle(items)``, in place."""
-    bits = rng.getrandbits
-    for i in range(len(items) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = bits(k)
-        while j >= n:
-            j = bits(k)
-        items[i], items[j] = items[j], items[i]
