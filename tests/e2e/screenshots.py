@@ -40,14 +40,14 @@ def shot(p: Player, name: str, *, full: bool = False) -> None:
         "Promise.all([...document.images].map(i => i.complete ? 0 : i.decode().catch(() => 0)))"
     )
     path = OUT / f"{name}.jpg"
-    p.page.screenshot(path=str(path), full_page=full, type="jpeg", quality=85)
+    p.page.screenshot(path=str(path), full_page=full, type="jpeg", quality=75)
     print("wrote", path.relative_to(ROOT))
 
 
 def quick(p: Player, name: str) -> None:
     """A frame of an animation, taken at once."""
     path = OUT / f"{name}.jpg"
-    p.page.screenshot(path=str(path), type="jpeg", quality=80)
+    p.page.screenshot(path=str(path), type="jpeg", quality=72)
     print("wrote", path.relative_to(ROOT))
 
 
@@ -57,17 +57,27 @@ def device_run(browser: Any, base: str, device: str) -> None:
     ann, bo, cy, di = (open_player(browser, base, n, **kw) for n in ("Ann", "Bo", "Cy", "Di"))
     ann.page.goto("/")
     ann.page.get_by_test_id("name").fill("Ann")
+    expect(ann.page.get_by_test_id("open-table").first).to_be_visible()
     shot(ann, f"{device}-1-home", full=phone)
     code = create_room(ann, max_rounds=2)
     for p in (bo, cy, di):
         join_by_link(p, code)
+    # A computer player (seated last, so a person tells the second clue) and some table talk.
+    ann.page.get_by_test_id("add-bot-level").select_option("medium")
+    ann.page.get_by_test_id("add-bot").click()
+    expect(ann.page.get_by_test_id("seat-level")).to_have_count(1)
+    for p, line in ((bo, "Ready when you are!"), (cy, "Hi all, first game for me")):
+        p.page.get_by_test_id("chat-input").fill(line)
+        p.page.get_by_test_id("chat-input").press("Enter")
+    expect(ann.page.get_by_test_id("chat-line")).to_have_count(2)
+    ann.page.evaluate("window.scrollTo(0, 0)")
     shot(ann, f"{device}-2-lobby", full=phone)
     tv = open_player(browser, base, "TV", viewport={"width": 1920, "height": 1080})
     if not phone:
         tv.page.goto(f"/r/{code}/tv")
         expect(tv.page.get_by_test_id("lobby")).to_be_visible()
         shot(tv, "tv-0-lobby")
-    start(ann, 4)
+    start(ann, 5)
     wait_turn(ann, "yourClue")
     choosable(ann, "hand").nth(2).click()
     ann.page.get_by_test_id("clue-input").fill("The long way home")
@@ -93,6 +103,7 @@ def device_run(browser: Any, base: str, device: str) -> None:
             quick(tv, f"tv-3-reveal-{step}")
     expect(bo.page.get_by_test_id("reveal")).to_be_visible()
     bo.page.evaluate("window.scrollTo(0, 0)")
+    bo.page.wait_for_timeout(2500)  # five cards turn over, then the votes and points arrive
     shot(bo, f"{device}-7-reveal", full=phone)
     bo.page.locator("[data-testid=reveal] .card-zoom").first.click()
     shot(bo, f"{device}-8-zoom")
@@ -143,6 +154,17 @@ def italian(browser: Any, base: str) -> None:
     p.close()
 
 
+def open_table(browser: Any, base: str) -> Player:
+    """A public table waiting for players, so the home page lists it."""
+    p = open_player(browser, base, "Zoe")
+    create_room(p)
+    p.page.get_by_test_id("public").check()
+    p.page.get_by_test_id("table-name-input").fill("Owls at midnight")
+    p.page.get_by_test_id("table-name-input").press("Enter")
+    p.page.wait_for_timeout(600)  # the settings reach the server before the home pages ask
+    return p
+
+
 def main() -> int:
     OUT.mkdir(parents=True, exist_ok=True)
     for old in OUT.glob("*.*"):
@@ -154,9 +176,11 @@ def main() -> int:
         try:
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+                host = open_table(browser, base)
                 for device in ("desktop", "phone"):
                     device_run(browser, base, device)
                 italian(browser, base)
+                host.close()
                 shrink_wide()
                 browser.close()
         finally:
