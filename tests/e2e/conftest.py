@@ -80,3 +80,28 @@ def browser(_requirements: None) -> Iterator[Any]:
         yield b
         with contextlib.suppress(Exception):
             b.close()
+
+
+@pytest.fixture
+def base_url(server: str) -> str:
+    """The server the ``opened`` players connect to (a test module may point it elsewhere)."""
+    return server
+
+
+@pytest.fixture
+def opened(browser: Any, base_url: str) -> Iterator[Any]:
+    """Opens players (a page each) on ``base_url``; at the end every page must have had no
+    error, and is closed."""
+    from e2e_helpers import open_player
+
+    made: list[Any] = []
+
+    def make(name: str, **kw: Any) -> Any:
+        p = open_player(browser, base_url, name, **kw)
+        made.append(p)
+        return p
+
+    yield make
+    for p in made:
+        assert p.errors == [], f"{p.name}: page errors {p.errors}"
+        p.close()

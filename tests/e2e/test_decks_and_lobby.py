@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from e2e_helpers import DESKTOP, PHONE, Player, api, assert_accessible, messages, open_player
+from e2e_helpers import DESKTOP, PHONE, Player, api, assert_accessible, messages
 from e2e_server import committed_decks, illustrated_fixture, start_server, stop_server
 from playwright.sync_api import expect
 
@@ -34,18 +34,8 @@ def decks_server(_requirements: None, tmp_path_factory: pytest.TempPathFactory) 
 
 
 @pytest.fixture
-def opened(browser: Any, decks_server: str) -> Iterator[Any]:
-    made: list[Player] = []
-
-    def make(name: str, **kw: Any) -> Player:
-        p = open_player(browser, decks_server, name, **kw)
-        made.append(p)
-        return p
-
-    yield make
-    for p in made:
-        assert p.errors == [], f"{p.name}: page errors {p.errors}"
-        p.close()
+def base_url(decks_server: str) -> str:
+    return decks_server
 
 
 def seat_in_room(p: Player, base: str, **settings: Any) -> dict[str, Any]:

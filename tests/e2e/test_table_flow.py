@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -20,7 +19,6 @@ from e2e_helpers import (
     assert_accessible,
     choosable,
     messages,
-    open_player,
     wait_turn,
 )
 from playwright.sync_api import Page, expect
@@ -29,21 +27,6 @@ TV = {"width": 1920, "height": 1080}
 VIEWPORTS = [PHONE, DESKTOP, TV]
 IDS = ["phone", "desktop", "tv"]
 EN = messages("en")
-
-
-@pytest.fixture
-def opened(browser: Any, server: str) -> Iterator[Any]:
-    made: list[Player] = []
-
-    def make(name: str, **kw: Any) -> Player:
-        p = open_player(browser, server, name, **kw)
-        made.append(p)
-        return p
-
-    yield make
-    for p in made:
-        assert p.errors == [], f"{p.name}: page errors {p.errors}"
-        p.close()
 
 
 def seated(p: Player, base: str, **settings: Any) -> str:

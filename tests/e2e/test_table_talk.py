@@ -8,7 +8,6 @@ Set DIXIT_E2E_SHOTS=/some/folder to keep PNG screenshots of what the tests saw.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,6 @@ from e2e_helpers import (
     create_room,
     join_by_link,
     messages,
-    open_player,
     start,
 )
 from playwright.sync_api import expect
@@ -38,21 +36,6 @@ OURS = [
 ]
 EN = messages("en")
 PAYLOAD = '<img src=x onerror="window.__pwned=1"> <b>bold</b>'
-
-
-@pytest.fixture
-def opened(browser: Any, server: str) -> Iterator[Any]:
-    made: list[Player] = []
-
-    def make(name: str, **kw: Any) -> Player:
-        p = open_player(browser, server, name, **kw)
-        made.append(p)
-        return p
-
-    yield make
-    for p in made:
-        assert p.errors == [], f"{p.name}: page errors {p.errors}"
-        p.close()
 
 
 def snap(p: Player, name: str) -> None:

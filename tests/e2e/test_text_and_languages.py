@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from e2e_helpers import (
     MISSING_MARK,
-    Player,
     api,
     create_room,
     join_by_link,
     messages,
-    open_player,
     start,
     submit,
     tell,
@@ -29,21 +26,6 @@ PAYLOAD = "<img src=x onerror=alert(1)>"
 # The name field holds at most MAX_NAME_LENGTH characters; the payload is used whole when it fits.
 NAME_PAYLOAD = PAYLOAD if len(PAYLOAD) <= MAX_NAME_LENGTH else "<svg onload=alert(1)>"
 LANGUAGES = ["en", "it", "pl", "es", "pt", "fr"]
-
-
-@pytest.fixture
-def opened(browser: Any, server: str) -> Iterator[Any]:
-    made: list[Player] = []
-
-    def make(name: str, **kw: Any) -> Player:
-        p = open_player(browser, server, name, **kw)
-        made.append(p)
-        return p
-
-    yield make
-    for p in made:
-        assert p.errors == [], f"{p.name}: page errors {p.errors}"
-        p.close()
 
 
 def test_clue_and_name_with_markup_are_plain_text(opened: Any) -> None:
