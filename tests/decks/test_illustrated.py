@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import struct
 from collections import Counter
 from itertools import combinations
 from pathlib import Path
@@ -49,17 +48,11 @@ def raw_decks() -> dict[str, dict[str, Any]]:
     }
 
 
-def _webp_size(path: Path) -> tuple[int, int]:
-    """Width and height from a WebP header (VP8 lossy or VP8L), without decoding."""
-    head = path.read_bytes()[:40]
-    assert head[:4] == b"RIFF" and head[8:12] == b"WEBP", path
-    if head[12:16] == b"VP8 ":
-        w, h = struct.unpack("<HH", head[26:30])
-        return w & 0x3FFF, h & 0x3FFF
-    if head[12:16] == b"VP8L":
-        b = int.from_bytes(head[21:25], "little")
-        return (b & 0x3FFF) + 1, ((b >> 14) & 0x3FFF) + 1
-    raise AssertionError(f"unexpected WebP chunk in {path}")
+def _size(path: Path) -> tuple[int, int]:
+    """Width and height as the image header says (Pillow reads no pixels for this)."""
+    with Image.open(path) as im:
+        assert im.format == "WEBP", path
+        return im.size
 
 
 def test_four_builtin_decks_and_the_storybooks_are_the_default(lib: DeckLibrary) -> None:
@@ -81,7 +74,7 @@ def test_four_builtin_decks_and_the_storybooks_are_the_default(lib: DeckLibrary)
 def test_every_builtin_card_is_2x3_and_at_least_600x900(lib: DeckLibrary) -> None:
     for info in lib.list():
         for card in lib.get(info.slug).cards:
-            w, h = _webp_size(lib.card_image(card.id))
+            w, h = _size(lib.card_image(card.id))
             assert w * 3 == h * 2 and w >= 600, (card.id, w, h)
 
 
