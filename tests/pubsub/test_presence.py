@@ -4,11 +4,34 @@ beating. Memory, and Redis (skipped with the reason when unreachable)."""
 from __future__ import annotations
 
 import asyncio
+import os
 import uuid
 
 import pytest
 
 from dixit.pubsub import Here, Presence, open_presence
+
+REDIS_URL = os.environ.get("DIXIT_TEST_REDIS", "redis://127.0.0.1:6379/0")
+
+
+def _redis_unreachable() -> str | None:
+    try:
+        import redis
+
+        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2).ping()
+        return None
+    except Exception as error:
+        return f"Redis not reachable at {REDIS_URL}: {error}"
+
+
+@pytest.fixture(params=["memory", "redis"])
+def url(request: pytest.FixtureRequest) -> str:
+    if request.param == "memory":
+        return "memory://"
+    reason = _redis_unreachable()
+    if reason:
+        pytest.skip(reason)
+    return REDIS_URL
 
 
 async def _pair(url: str) -> tuple[Presence, Presence]:
@@ -21,9 +44,9 @@ async def _pair(url: str) -> tuple[Presence, Presence]:
     return a, b
 
 
-def test_entries_from_every_process_until_they_expire_or_leave(pubsub_url: str) -> None:
+def test_entries_from_every_process_until_they_expire_or_leave(url: str) -> None:
     async def main() -> None:
-        a, b = await _pair(pubsub_url)
+        a, b = await _pair(url)
         room = f"R{uuid.uuid4().hex[:10]}"
         ann_a = Here("p1", "proc-a", "s1")
         ann_b = Here("p1", "proc-b", "s9")  # the same seat on another process
