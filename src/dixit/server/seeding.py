@@ -1,0 +1,60 @@
+"""The random numbers a command may draw, fixed by the room's seed, the game number and the
+game version, so that a command retried after a crash (or on another process) deals exactly
+the same cards.
+
+Most commands draw nothing (a clue, all but the last submission or vote), yet seeding a
+Mersenne Twister costs about 3 µs whatever the seed, and a seed built as text costs more. So
+the seed is an integer made arithmetically, and :class:`DeferredRandom` seeds itself only when
+a number is first drawn: the same numbers as ``random.Random(seed)``, paid for only when used.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+_MASK32 = (1 << 32) - 1
+
+
+def command_seed(room_seed: int, game_number: int, version: int) -> int:
+    """One integer per (room seed, game, version): distinct for distinct triples while game
+    numbers and versions stay below 2**32 (they do by far)."""
+    return (room_seed << 64) | ((game_number & _MASK32) << 32) | (version & _MASK32)
+
+
+class DeferredRandom(random.Random):
+    """``random.Random(seed)`` that seeds itself on the first draw.
+
+    Every draw of :class:`random.Random` (``shuffle``, ``choice``, ``sample``, ``randrange``…)
+    goes through :meth:`getrandbits` or :meth:`random`; the first of either seeds the generator
+    and then binds the generator's own (C) methods on the instance, so later draws cost what
+    they cost on a plain ``random.Random``."""
+
+    def __init__(self, seed: int) -> None:  # no super().__init__: that would seed now
+        self._pending: int | None = seed
+        self.gauss_next = None
+
+    def _start(self) -> None:
+        seed, self._pending = self._pending, None
+        super().seed(seed)
+        self.getrandbits = super().getrandbits  # type: ignore[method-assign]
+        self.random = super().random  # type: ignore[method-assign]
+
+    def getrandbits(self, k: int, /) -> int:
+        if self._pending is not None:
+            self._start()
+        return super().getrandbits(k)
+
+    def random(self) -> float:
+        if self._pending is not None:
+            self._start()
+        return super().random()
+
+    def getstate(self) -> tuple[Any, ...]:
+        if self._pending is not None:
+            self._start()
+        return super().getstate()
+
+    def seed(self, a: object = None, version: int = 2) -> None:
+        self._pending = None
+        super().seed(a, version)  # type: ignore[arg-type]
