@@ -97,7 +97,7 @@ def test_readiness_follows_each_dependency_and_metrics_report(
         assert _metric(text, "dixit_command_seconds_count") == 2
         assert _metric(text, 'dixit_dependency_up{dependency="store"}') == 1
         assert _metric(text, "dixit_live_rooms") >= 1
-        assert _metric(text, 'dixit_store_seconds_count{op="save_room"}') >= 1
+        assert _metric(text, 'dixit_store_seconds_count{op="put_room"}') >= 1
         assert _metric(text, "process_resident_memory_bytes") > 0
         assert "# TYPE dixit_gc_pause_seconds histogram" in text
         deadline = time.monotonic() + 5

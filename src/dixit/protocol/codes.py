@@ -91,6 +91,10 @@ class ErrorCode(StrEnum):
     DECK_NOT_IMPORTED = "deck/not_imported"
     CONFLICT = "server/conflict"
     INTERNAL = "server/internal"
+    STORE_UNAVAILABLE = "store/unavailable"
+    STORE_BUSY = "store/busy"
+    STORE_DISK_FULL = "store/disk_full"
+    STORE_ERROR = "store/error"
 
 
 class NoticeCode(StrEnum):
@@ -184,6 +188,12 @@ DESCRIPTIONS: dict[ErrorCode | NoticeCode, str] = {
     ErrorCode.DECK_NOT_IMPORTED: "HTTP 409: captions are written only for imported decks",
     ErrorCode.CONFLICT: "another server process wrote first; resend the command",
     ErrorCode.INTERNAL: "HTTP 500: a fault of the server (logged); nothing changed",
+    ErrorCode.STORE_UNAVAILABLE: "the database cannot be reached (HTTP 503): resend the "
+    "command later (a resend is never applied twice)",
+    ErrorCode.STORE_BUSY: "the database's lock was held too long elsewhere (HTTP 503): resend "
+    "the command",
+    ErrorCode.STORE_DISK_FULL: "the server's disk is full (HTTP 503); nothing was written",
+    ErrorCode.STORE_ERROR: "the database failed otherwise (HTTP 503, logged)",
     NoticeCode.AUTO_PLAYED: "the phase timer ran out: a computer player played for `seat`",
     NoticeCode.AUTOPLAYED: "a computer player now plays `seat` for the person who had it",
     NoticeCode.RECLAIMED: "the person came back and plays `seat` again",

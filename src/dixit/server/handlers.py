@@ -2,7 +2,10 @@
 :meth:`.room.Room.handle` dispatches by (host-only commands marked).
 
 Game moves go to the engine through :meth:`.room.Room.apply`; lobby changes are computed by
-:mod:`.lobby` and stored by :meth:`.room.Room.commit`.
+:mod:`.lobby` and stored by :meth:`.room.Room.commit`, with their command id
+(:func:`applied`) when they are in :data:`RECORDED`: a resend after a restart, or to another
+process, is then acknowledged as a duplicate, never applied twice. A handler computes from
+``room.data`` as it is when called: after a version conflict the room syncs and calls it again.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from dixit.engine import CastVote, Command, EndGame, GiveClue, StartGame, Submit
 from dixit.protocol import messages as m
 from dixit.protocol.codes import ErrorCode as Code
 from dixit.protocol.codes import NoticeCode
+from dixit.storage import CommandKey
 
 from . import lobby
 from .cards import UnknownDeck
@@ -26,6 +30,11 @@ if TYPE_CHECKING:
     from .room import Room
 
 Handler = Callable[["Room", SeatRecord, Any, str], Awaitable[int]]
+
+
+def applied(seat: SeatRecord, command_id: str) -> CommandKey:
+    """The key a lobby command is stored with (the seat that sent it, its id)."""
+    return CommandKey(seat.id, command_id)
 
 
 async def give_clue(room: Room, seat: SeatRecord, msg: m.GiveClue, command_id: str) -> int:
@@ -51,12 +60,14 @@ async def play(room: Room, seat: SeatRecord, command: Command, command_id: str) 
 
 
 async def set_profile(room: Room, seat: SeatRecord, msg: m.SetProfile, command_id: str) -> int:
-    return await room.commit(lobby.set_profile(room.data, seat.id, msg.name, msg.colour))
+    data = lobby.set_profile(room.data, seat.id, msg.name, msg.colour)
+    return await room.commit(data, applied(seat, command_id))
 
 
 async def leave(room: Room, seat: SeatRecord, msg: m.Leave, command_id: str) -> int:
     online = room.fanout.online()
-    return await room.commit(lobby.remove_seat(room.data, seat.id, m.DEFAULT_BOT_LEVEL, online))
+    data = lobby.remove_seat(room.data, seat.id, m.DEFAULT_BOT_LEVEL, online)
+    return await room.commit(data, applied(seat, command_id))
 
 
 async def reveal_seen(room: Room, seat: SeatRecord, msg: m.RevealSeen, command_id: str) -> int:
@@ -96,31 +107,33 @@ async def update_settings(
         room.services.cards.card_ids(list(msg.settings.decks))
     except UnknownDeck as unknown:
         raise ServerError(Code.UNKNOWN_DECK, f"unknown deck {unknown}") from None
-    return await room.commit(lobby.update_settings(room.data, msg.settings, rules.max_players))
+    data = lobby.update_settings(room.data, msg.settings, rules.max_players)
+    return await room.commit(data, applied(host, command_id))
 
 
 async def add_bot(room: Room, host: SeatRecord, msg: m.AddBot, command_id: str) -> int:
     lobby.require_lobby(room.data, "only in the lobby, before the game starts")
     limit = rules_from_settings(room.settings).max_players
     data, _ = lobby.add_computer(room.data, msg.level, limit)
-    return await room.commit(data)
+    return await room.commit(data, applied(host, command_id))
 
 
 async def set_bot_level(room: Room, host: SeatRecord, msg: m.SetBotLevel, command_id: str) -> int:
-    return await room.commit(lobby.set_bot_level(room.data, msg.player, msg.level))
+    data = lobby.set_bot_level(room.data, msg.player, msg.level)
+    return await room.commit(data, applied(host, command_id))
 
 
 async def kick(room: Room, host: SeatRecord, msg: m.Kick, command_id: str) -> int:
     online = room.fanout.online()
     data = lobby.kick(room.data, host.id, msg.seat, m.DEFAULT_BOT_LEVEL, online)
-    version = await room.commit(data)
+    version = await room.commit(data, applied(host, command_id))
     room.fanout.close_seat(msg.seat, Code.KICKED, "the host removed you from the room")
     return version
 
 
 async def set_bot(room: Room, host: SeatRecord, msg: m.SetBot, command_id: str) -> int:
     data = lobby.set_bot(room.data, msg.seat, msg.bot, m.DEFAULT_BOT_LEVEL)
-    version = await room.commit(data)
+    version = await room.commit(data, applied(host, command_id))
     seat = room.data.seat(msg.seat)
     if msg.bot and seat is not None and seat.autoplay:
         room.notice(
@@ -132,7 +145,7 @@ async def set_bot(room: Room, host: SeatRecord, msg: m.SetBot, command_id: str) 
 
 
 async def transfer_host(room: Room, host: SeatRecord, msg: m.TransferHost, command_id: str) -> int:
-    return await room.commit(lobby.transfer_host(room.data, msg.seat))
+    return await room.commit(lobby.transfer_host(room.data, msg.seat), applied(host, command_id))
 
 
 async def end_game(room: Room, host: SeatRecord, msg: m.EndGame, command_id: str) -> int:
@@ -143,7 +156,7 @@ async def end_game(room: Room, host: SeatRecord, msg: m.EndGame, command_id: str
 
 
 async def rematch(room: Room, host: SeatRecord, msg: m.Rematch, command_id: str) -> int:
-    return await room.commit(lobby.rematch(room.data))
+    return await room.commit(lobby.rematch(room.data), applied(host, command_id))
 
 
 # Message type → (host only, handler). Everything a socket can ask of a room, in one place.
@@ -164,3 +177,20 @@ HANDLERS: dict[type[m.ClientModel], tuple[bool, Handler]] = {
     m.EndGame: (True, end_game),
     m.Rematch: (True, rematch),
 }
+
+# The record-only commands, stored with their command id (:func:`applied`). Not ``reveal_seen``:
+# repeating it changes nothing, so it needs no record. Game moves are de-duplicated by the
+# command id on their first event.
+RECORDED: frozenset[type[m.ClientModel]] = frozenset(
+    {
+        m.SetProfile,
+        m.Leave,
+        m.UpdateSettings,
+        m.AddBot,
+        m.SetBotLevel,
+        m.Kick,
+        m.SetBot,
+        m.TransferHost,
+        m.Rematch,
+    }
+)

@@ -3,8 +3,9 @@
 A body FastAPI cannot validate (not JSON, not UTF-8, NaN or infinities, lone surrogates, the
 wrong shape) is ``request/malformed`` 422, its message naming where and what but never echoing
 the client's values (which may not even be sendable). A JSON body over
-:data:`MAX_BODY_BYTES` is ``limit/body_too_large`` 413 before it is read in full. Anything else
-unexpected is ``server/internal`` 500, logged.
+:data:`MAX_BODY_BYTES` is ``limit/body_too_large`` 413 before it is read in full. A
+storage failure is its ``store/…`` code with 503 (try again later); a room another process
+kept changing, ``server/conflict`` 409. Anything else unexpected is ``server/internal`` 500, logged.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from dixit.protocol.codes import ErrorCode
 from dixit.protocol.messages import ApiError
+from dixit.storage import StorageError, VersionConflict
 
 from .errors import ServerError
 
@@ -95,6 +97,15 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(ServerError)
     async def server_error(request: Request, error: ServerError) -> JSONResponse:
         return api_error(error.code, error.message, error.status)
+
+    @app.exception_handler(StorageError)
+    async def storage_error(request: Request, error: StorageError) -> JSONResponse:
+        log.warning("%s %s: %s", request.method, request.url.path, error)
+        return JSONResponse({"code": error.code, "message": error.message}, 503)
+
+    @app.exception_handler(VersionConflict)
+    async def conflict(request: Request, error: VersionConflict) -> JSONResponse:
+        return api_error(ErrorCode.CONFLICT, "the room kept changing; try again", 409)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import gc
 import logging
 import secrets
@@ -10,7 +11,7 @@ import secrets
 from dixit.engine import GameError
 from dixit.protocol import messages as m
 from dixit.protocol.codes import ErrorCode as Code
-from dixit.storage import RoomRecord
+from dixit.storage import RoomRecord, VersionConflict
 
 from . import lobby
 from .errors import ServerError
@@ -93,9 +94,8 @@ class Hub:
             self.services.cards.card_ids(list(settings.decks))
         except Exception as error:
             raise ServerError(Code.UNKNOWN_DECK, f"unknown deck {error}") from None
-        code = await self._fresh_code()
         data = RoomRecordData(
-            code=code, seed=secrets.randbits(63), settings=settings.model_dump(mode="json")
+            code="", seed=secrets.randbits(63), settings=settings.model_dump(mode="json")
         )
         token = new_token()
         data, seat = lobby.add_person(
@@ -103,36 +103,53 @@ class Hub:
         )
         for _ in range(settings.bots):
             data, _ = lobby.add_computer(data, m.DEFAULT_BOT_LEVEL, rules.max_players)
-        await self.services.store.save_room(RoomRecord(code, data.to_json()))
-        room = Room(data, self.services)
+        for _ in range(20):  # a code another process took meanwhile: draw again
+            data = dataclasses.replace(data, code=self._fresh_code())
+            record = RoomRecord(data.code, data.to_json())
+            try:
+                version = await self.services.store.put_room(record, 0)
+            except VersionConflict:
+                continue
+            break
+        else:
+            raise ServerError(Code.ROOMS, "could not find a free room code", 503)
+        code = data.code
+        room = Room(data, self.services, version)
         await room.listen()
         self.rooms[code] = room
         return room, _ticket(code, token, "player", seat.id)
 
-    async def _fresh_code(self) -> str:
-        for _ in range(20):
+    def _fresh_code(self) -> str:
+        """A code no loaded room has; the store's write (expected version 0) makes sure no
+        stored room has it either."""
+        while True:
             code = new_room_code()
-            if code not in self.rooms and await self.services.store.load_room(code) is None:
+            if code not in self.rooms:
                 return code
-        raise ServerError(Code.ROOMS, "could not find a free room code", 503)
 
     async def join(self, code: str, request: m.JoinRoomRequest) -> m.SeatTicket:
         room = await self.require(code)
         token = new_token()
-        async with room.lock:
+        hashed = token_hash(token)
+        seats: list[str] = []
+
+        def seated(data: RoomRecordData) -> RoomRecordData:
+            # Decided again on the fresh record when another process wrote first.
             limit = rules_from_settings(room.settings).max_players
-            data, seat = lobby.add_person(
-                room.data, request.name, request.colour, token_hash(token), limit
-            )
-            await room.commit(data)
-        return _ticket(room.code, token, "player", seat.id)
+            new, seat = lobby.add_person(data, request.name, request.colour, hashed, limit)
+            seats.append(seat.id)
+            return new
+
+        async with room.lock:
+            await room.commit(seated)
+        return _ticket(room.code, token, "player", seats[-1])
 
     async def spectate(self, code: str) -> m.SeatTicket:
         room = await self.require(code)
         token = new_token()
+        hashed, limit = token_hash(token), self.services.config.limits.max_spectators
         async with room.lock:
-            limit = self.services.config.limits.max_spectators
-            await room.commit(lobby.add_spectator(room.data, token_hash(token), limit))
+            await room.commit(lambda data: lobby.add_spectator(data, hashed, limit))
         return _ticket(room.code, token, "spectator", None)
 
     def host_of_token(self, token: str) -> bool:

@@ -6,7 +6,14 @@ written to the store (events with an expected-version check, or the room record)
 once the store has accepted it does the room take it and tell anyone (:mod:`.fanout`), other
 processes included (:mod:`.follow`). Computer players and timers are :mod:`.autoplay`'s.
 Randomness is derived from the room's seed, the game number and the game version, so a
-command retried after a crash deals exactly the same cards.
+command retried after a crash deals exactly the same cards (:mod:`.seeding`).
+
+Several processes may serve one room. Every write of the room record names the record version
+it was computed from (``record_version``); when another process wrote first the store refuses
+(:class:`VersionConflict`), the room re-reads the record and its events and decides again from
+them, a few times at most. Lobby commands (record-only writes) are recorded with their command
+id in the same transaction, so a resend after a restart is acknowledged, never applied twice.
+A storage failure answers the command with an ``error`` carrying the store's code.
 """
 
 from __future__ import annotations
@@ -14,8 +21,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,7 +41,15 @@ from dixit.protocol.codes import ErrorCode as Code
 from dixit.protocol.codes import NoticeCode
 from dixit.protocol.convert import ack_json, error_json
 from dixit.pubsub import PubSub
-from dixit.storage import EventStore, RoomRecord, StoredEvent, VersionConflict
+from dixit.storage import (
+    CommandKey,
+    DuplicateCommand,
+    EventStore,
+    RoomRecord,
+    StorageError,
+    StoredEvent,
+    VersionConflict,
+)
 
 from . import handlers, lobby
 from .autoplay import REVEAL_WAIT_S, Autoplay, plan_deadline, plan_reveal, reveal_waiting
@@ -48,10 +62,16 @@ from .fanout import Fanout, you
 from .follow import Follower
 from .records import RoomRecordData, SeatRecord
 from .roomview import room_view
+from .seeding import DeferredRandom, command_seed
 from .shelf import readable
 from .tokens import token_hash
 
 log = logging.getLogger("dixit.server")
+
+# How many times a command is decided again after another process wrote the room first.
+TRIES = 5
+
+Change = RoomRecordData | Callable[[RoomRecordData], RoomRecordData]
 
 
 @dataclass(frozen=True)
@@ -64,8 +84,9 @@ class Services:
 
 
 class Room:
-    def __init__(self, data: RoomRecordData, services: Services) -> None:
+    def __init__(self, data: RoomRecordData, services: Services, record_version: int = 0) -> None:
         self.data = data
+        self.record_version = record_version  # of ``data`` in the store; 0: not known yet
         self.services = services
         self.settings = m.RoomSettings.model_validate(data.settings)
         self.lock = asyncio.Lock()
@@ -95,6 +116,11 @@ class Room:
 
     async def load(self) -> None:
         """Rebuild the current game from the store, then re-arm its timer and computer players."""
+        if self.record_version == 0:
+            record = await self.services.store.get_room(self.code)
+            if record is not None:
+                self._take(RoomRecordData.from_json(record.data))
+                self.record_version = record.version
         if self.data.status != "lobby":
             stored = await self.services.store.read(self.data.stream)
             self.log = [event_from_json(s.data) for s in stored]
@@ -119,10 +145,12 @@ class Room:
                 self.seen[key] = event.version
 
     async def sync_from_store(self) -> None:
-        """Another process changed this room: take the store's word and tell our sockets."""
-        stored = await self.services.store.load_room(self.code)
-        if stored is not None:
-            self._take(RoomRecordData.from_json(stored))
+        """Another process changed this room: take the store's word (the record, its version,
+        the new events) and tell our sockets. Safe at any time under ``self.lock``."""
+        stored = await self.services.store.get_room(self.code)
+        if stored is not None and stored.version != self.record_version:
+            self._take(RoomRecordData.from_json(stored.data))
+            self.record_version = stored.version
         if self.data.status != "lobby":
             before = self.version
             stored_events = await self.services.store.read(self.data.stream, after=before)
@@ -163,9 +191,31 @@ class Room:
         self.log.extend(events)
         self.autoplay.shelf.learn(events)
 
-    async def commit(self, data: RoomRecordData) -> int:
-        """Store a new room record, then take it and tell everyone."""
-        await self.services.store.save_room(RoomRecord(self.code, data.to_json()))
+    async def commit(self, change: Change, command: CommandKey | None = None) -> int:
+        """Store a new room record (if still at ``record_version``), then take it and tell
+        everyone; with ``command``, record that command as applied in the same write.
+
+        ``change`` is the new record, or a function computing it from the current one: then a
+        write refused because another process wrote first is retried on the fresh record
+        (:data:`TRIES` times). A refused record raises :class:`VersionConflict` (the caller
+        syncs and decides again); a command already recorded :class:`DuplicateCommand`; a
+        store failure :class:`StorageError`. Nothing is taken in memory unless stored."""
+        if isinstance(change, RoomRecordData):
+            return await self._write_record(change, command)
+        for attempt in range(TRIES):
+            if attempt:
+                await self.sync_from_store()
+            try:
+                return await self._write_record(change(self.data), command)
+            except VersionConflict:
+                if attempt == TRIES - 1:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def _write_record(self, data: RoomRecordData, command: CommandKey | None) -> int:
+        self.record_version = await self.services.store.put_room(
+            RoomRecord(self.code, data.to_json()), self.record_version, command=command
+        )
         self._take(data)
         self._send_room()
         self.autoplay.after_change()
@@ -183,7 +233,7 @@ class Room:
         tell everyone."""
         old = self.state
         version = old.version if old is not None else 0
-        rng = random.Random(f"{self.data.seed}:{self.data.game_number}:{version}")
+        rng = DeferredRandom(command_seed(self.data.seed, self.data.game_number, version))
         state, events = execute(old, command, rng)
         fields: dict[str, Any] = dict(changes or {})
         if state.phase is Phase.OVER:
@@ -202,7 +252,10 @@ class Room:
             command_id=command_id,
             actor=actor,
             room=RoomRecord(self.code, data.to_json()) if room_changed else None,
+            room_version=self.record_version if room_changed else None,
         )
+        if room_changed:
+            self.record_version += 1
         self._take(data)
         self._take_game(state, events)
         self.fanout.send_game(state, self.playing, version, events)
@@ -290,7 +343,7 @@ class Room:
 
     async def reclaim(self, seat: SeatRecord) -> None:
         """The person is back (a game move of theirs): their seat is theirs again."""
-        await self.commit(lobby.reclaim(self.data, seat.id))
+        await self.commit(lambda data: lobby.reclaim(data, seat.id))
         self._tell_reclaimed(seat)
 
     def _tell_reclaimed(self, seat: SeatRecord) -> None:
@@ -327,39 +380,54 @@ class Room:
             if done is not None:
                 conn.send(ack_json(command_id, done, True))
                 return
-            seat = self.data.seat(conn.seat)
-            if seat is None or seat.left or seat.token_hash != conn.token_hash:
-                conn.send(error_json(command_id, Code.BAD_TOKEN, "not your seat any more"))
-                return
             try:
-                version = await self._decide_and_retry(seat, msg, command_id, key)
+                outcome = await self._decide_and_retry(conn, msg, command_id, key)
             except CodedError as error:  # the engine's, the server's: nothing changed
                 conn.send(error_json(command_id, error.code, error.message))
                 return
+            except StorageError as error:  # nothing taken; the player may resend
+                log.warning("room %s: %s: %s", self.code, type(msg).__name__, error)
+                conn.send(error_json(command_id, error.code, error.message))
+                return
             except VersionConflict:
-                await self.sync_from_store()
                 conn.send(error_json(command_id, Code.CONFLICT, "the game moved on; retry"))
                 return
-            if version is None:
-                conn.send(ack_json(command_id, self.seen[key], True))
+            if outcome is None:  # applied before (here, on another process, before a restart)
+                conn.send(ack_json(command_id, self.seen.get(key, self.version), True))
                 return
+            version, seat = outcome
             self.seen[key] = version
             conn.send(ack_json(command_id, version, False))
             if isinstance(msg, m.Leave):
                 self.fanout.close_seat(seat.id, Code.LEFT, "you left the room")
 
     async def _decide_and_retry(
-        self, seat: SeatRecord, msg: m.ClientModel, command_id: str, key: tuple[str, str]
-    ) -> int | None:
-        """Dispatch; when another process wrote first, catch up and decide again (None: that
-        process applied this very command)."""
-        try:
-            return await self._dispatch(seat, msg, command_id)
-        except VersionConflict:
-            await self.sync_from_store()
-            if key in self.seen:
+        self, conn: Connection, msg: m.ClientModel, command_id: str, key: tuple[str, str]
+    ) -> tuple[int, SeatRecord] | None:
+        """Decide and store; when another process wrote first, catch up and decide again on
+        the fresh record and events (:data:`TRIES` times at most). None: this very command was
+        applied before (by this process, another one, or before a restart)."""
+        recorded = type(msg) in handlers.RECORDED
+        command = CommandKey(key[0], command_id)
+        for attempt in range(TRIES):
+            if attempt:
+                await self.sync_from_store()
+                if key in self.seen:
+                    return None
+            if recorded and await self.services.store.command_applied(self.code, command):
                 return None
-            return await self._dispatch(self.data.seat(seat.id) or seat, msg, command_id)
+            seat = self.data.seat(key[0])
+            if seat is None or seat.left or seat.token_hash != conn.token_hash:
+                raise ServerError(Code.BAD_TOKEN, "not your seat any more")
+            try:
+                return await self._dispatch(seat, msg, command_id), seat
+            except DuplicateCommand:
+                return None
+            except VersionConflict:
+                if attempt == TRIES - 1:
+                    await self.sync_from_store()
+                    raise
+        raise AssertionError("unreachable")
 
     async def _dispatch(self, seat: SeatRecord, msg: m.ClientModel, command_id: str) -> int:
         entry = handlers.HANDLERS.get(type(msg))
