@@ -25,7 +25,7 @@ from fastapi import FastAPI
 
 from dixit.protocol import messages as m
 from dixit.protocol import parse_client_message
-from dixit.pubsub import MemoryPubSub, PubSub
+from dixit.pubsub import MemoryPubSub, PubSub, open_pubsub
 from dixit.server import http_errors
 from dixit.server.cards import card_source
 from dixit.server.config import Limits, ServerConfig
@@ -42,6 +42,8 @@ from dixit.storage import (
     StoreUnavailable,
     open_store,
 )
+
+from .test_pubsub import REDIS_URL, _redis_unreachable
 
 PG_URL = os.environ.get("DIXIT_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 Message = dict[str, Any]
@@ -67,6 +69,18 @@ def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     finally:
         admin.execute(f"DROP SCHEMA {schema} CASCADE")
         admin.close()
+
+
+@pytest.fixture(params=["apart", "redis"])
+def fanout(request: pytest.FixtureRequest) -> str | None:
+    """None: each process its own in-memory pub/sub (they never hear of each other's
+    changes); else a real Redis both follow (skipped, with the reason, when absent)."""
+    if request.param == "apart":
+        return None
+    reason = _redis_unreachable()
+    if reason:
+        pytest.skip(reason)
+    return REDIS_URL
 
 
 class Socket:
@@ -130,17 +144,25 @@ class Node:
 
 
 @contextlib.asynccontextmanager
-async def nodes(url: str, tmp_path: Path, count: int = 2) -> AsyncIterator[list[Node]]:
+async def nodes(
+    url: str, tmp_path: Path, count: int = 2, fanout: str | None = None
+) -> AsyncIterator[list[Node]]:
     started: list[Node] = []
+    buses: list[PubSub] = []
     try:
         for i in range(count):
             store = open_store(url)
             await store.open()
-            started.append(Node(store, MemoryPubSub(), tmp_path, f"process-{i}"))
+            bus = MemoryPubSub() if fanout is None else open_pubsub(fanout)
+            await bus.open()
+            buses.append(bus)
+            started.append(Node(store, bus, tmp_path, f"process-{i}"))
         yield started
     finally:
         for node in started:
             await node.stop()
+        for bus in buses:
+            await bus.close()
 
 
 async def stored(node: Node, code: str) -> dict[str, Any]:
@@ -159,10 +181,10 @@ def create(**settings: Any) -> m.CreateRoomRequest:
 
 
 def test_settings_on_one_process_and_a_rename_on_the_other_both_survive(
-    store_url: str, tmp_path: Path
+    store_url: str, fanout: str | None, tmp_path: Path
 ) -> None:
     async def main() -> None:
-        async with nodes(store_url, tmp_path) as (a, b):
+        async with nodes(store_url, tmp_path, fanout=fanout) as (a, b):
             room, ticket = await a.hub.create(create())
             bo_ticket = await a.hub.join(room.code, m.JoinRoomRequest(name="Bo"))
             host = await Player(room, ticket).attach()
@@ -181,9 +203,11 @@ def test_settings_on_one_process_and_a_rename_on_the_other_both_survive(
     asyncio.run(main())
 
 
-def test_joins_at_once_on_two_processes_get_distinct_seats(store_url: str, tmp_path: Path) -> None:
+def test_joins_at_once_on_two_processes_get_distinct_seats(
+    store_url: str, fanout: str | None, tmp_path: Path
+) -> None:
     async def main() -> None:
-        async with nodes(store_url, tmp_path) as (a, b):
+        async with nodes(store_url, tmp_path, fanout=fanout) as (a, b):
             for i in range(20):
                 room, _ = await a.hub.create(create())
                 await b.room(room.code)  # loaded before either join: it will be stale
@@ -202,9 +226,11 @@ def test_joins_at_once_on_two_processes_get_distinct_seats(store_url: str, tmp_p
     asyncio.run(main())
 
 
-def test_the_same_colour_is_accepted_once(store_url: str, tmp_path: Path) -> None:
+def test_the_same_colour_is_accepted_once(
+    store_url: str, fanout: str | None, tmp_path: Path
+) -> None:
     async def main() -> None:
-        async with nodes(store_url, tmp_path) as (a, b):
+        async with nodes(store_url, tmp_path, fanout=fanout) as (a, b):
             room, _ = await a.hub.create(create())
             bo_ticket = await a.hub.join(room.code, m.JoinRoomRequest(name="Bo"))
             cy_ticket = await a.hub.join(room.code, m.JoinRoomRequest(name="Cy"))

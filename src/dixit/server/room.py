@@ -191,22 +191,22 @@ class Room:
         self.log.extend(events)
         self.autoplay.shelf.learn(events)
 
-    async def commit(self, change: Change, command: CommandKey | None = None) -> int:
+    async def commit(self, data: Change, command: CommandKey | None = None) -> int:
         """Store a new room record (if still at ``record_version``), then take it and tell
         everyone; with ``command``, record that command as applied in the same write.
 
-        ``change`` is the new record, or a function computing it from the current one: then a
+        ``data`` is the new record, or a function computing it from the current one: then a
         write refused because another process wrote first is retried on the fresh record
         (:data:`TRIES` times). A refused record raises :class:`VersionConflict` (the caller
         syncs and decides again); a command already recorded :class:`DuplicateCommand`; a
         store failure :class:`StorageError`. Nothing is taken in memory unless stored."""
-        if isinstance(change, RoomRecordData):
-            return await self._write_record(change, command)
+        if isinstance(data, RoomRecordData):
+            return await self._write_record(data, command)
         for attempt in range(TRIES):
             if attempt:
                 await self.sync_from_store()
             try:
-                return await self._write_record(change(self.data), command)
+                return await self._write_record(data(self.data), command)
             except VersionConflict:
                 if attempt == TRIES - 1:
                     raise
