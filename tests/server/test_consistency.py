@@ -43,6 +43,7 @@ from dixit.storage import (
     open_store,
 )
 
+from .harness import Client, ServerProcess, create_room, http, join_room
 from .test_pubsub import REDIS_URL, _redis_unreachable
 
 PG_URL = os.environ.get("DIXIT_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
@@ -430,3 +431,67 @@ def test_storage_errors_reach_players_and_the_lobby_api(tmp_path: Path) -> None:
             await node.stop()
 
     asyncio.run(main())
+
+
+# ---------------------------------------------------------------------- real `dixit serve`
+
+
+def test_two_serve_processes_on_one_sqlite_file_seat_joins_apart(tmp_path: Path) -> None:
+    """Two real processes, one SQLite file, no fan-out between them: joins sent to both at
+    once get distinct seats, and each token opens its own."""
+    database = f"sqlite:///{tmp_path / 'two.sqlite3'}"
+    a = ServerProcess(database=database, workdir=tmp_path)
+    b = ServerProcess(database=database, workdir=tmp_path)
+    a.start()
+    b.start()
+
+    async def main() -> None:
+        for i in range(5):
+            ticket = create_room(a.base, "Ann")
+            code = ticket["code"]
+            assert http(b.base, "GET", f"/api/rooms/{code}")[0] == 200  # B loads it now
+            joins = await asyncio.gather(
+                asyncio.to_thread(join_room, a.base, code, f"Bo{i}"),
+                asyncio.to_thread(join_room, b.base, code, f"Cy{i}"),
+            )
+            assert joins[0]["seat"] != joins[1]["seat"]
+            for server, joined in zip((b, a), joins, strict=True):  # the other process
+                client = Client(server.ws_base, joined)
+                welcome = await client.connect()
+                assert welcome["type"] == "welcome", welcome
+                assert welcome["you"]["seat"] == joined["seat"]
+                await client.close()
+
+    try:
+        asyncio.run(main())
+    finally:
+        a.stop()
+        b.stop()
+
+
+def test_add_bot_acked_then_kill_9_then_resent_is_one_bot(tmp_path: Path) -> None:
+    """The issue's case: ``add_bot`` acknowledged, the server SIGKILLed, the same id resent to
+    the restarted server: a duplicate ack, one computer player."""
+    server = ServerProcess(database=f"sqlite:///{tmp_path / 'kill.sqlite3'}", workdir=tmp_path)
+    server.start()
+
+    async def main() -> None:
+        ticket = create_room(server.base, "Ann")
+        host = Client(server.ws_base, ticket)
+        await host.connect()
+        first = await host.command("add_bot", command_id="robot-please")
+        assert first["type"] == "ack" and not first["duplicate"]
+        server.kill()
+        server.start()
+        host = Client(server.ws_base, ticket)
+        await host.connect()
+        again = await host.command("add_bot", command_id="robot-please")
+        assert again["type"] == "ack" and again["duplicate"], again
+        await host.close()
+        _, room = http(server.base, "GET", f"/api/rooms/{ticket['code']}")
+        assert sum(s["is_bot"] for s in room["seats"]) == 1
+
+    try:
+        asyncio.run(main())
+    finally:
+        server.stop()

@@ -277,6 +277,18 @@ class Room:
             return "spectator", None
         return None
 
+    async def admit(self, token: str) -> tuple[str, str | None] | None:
+        """:meth:`authenticate`, reading the record again before refusing: the seat may have
+        been taken a moment ago on another process (whose note has not arrived yet)."""
+        who = self.authenticate(token)
+        if who is None:
+            stored = await self.services.store.get_room(self.code)
+            if stored is not None and stored.version != self.record_version:
+                async with self.lock:
+                    await self.sync_from_store()
+                who = self.authenticate(token)
+        return who
+
     def deck_ids(self) -> list[str]:
         try:
             return self.services.cards.card_ids(list(self.settings.decks))

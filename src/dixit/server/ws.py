@@ -74,7 +74,7 @@ async def _await_hello(ws: WebSocket, conn: Connection, room: Room, timeout: flo
                     )
                 )
                 continue
-            who = room.authenticate(msg.token)
+            who = await room.admit(msg.token)
             if who is None:
                 conn.send(m.Closed(code=Code.BAD_TOKEN, message="this token opens no seat here"))
                 return False
