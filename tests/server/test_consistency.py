@@ -25,6 +25,7 @@ from fastapi import FastAPI
 
 from dixit.protocol import messages as m
 from dixit.protocol import parse_client_message
+from dixit.protocol.codes import DESCRIPTIONS, ErrorCode
 from dixit.pubsub import MemoryPubSub, PubSub, open_pubsub
 from dixit.server import http_errors
 from dixit.server.cards import card_source
@@ -39,6 +40,7 @@ from dixit.storage import (
     SQLiteEventStore,
     StorageError,
     StoreBusy,
+    StoreFull,
     StoreUnavailable,
     open_store,
 )
@@ -495,3 +497,8 @@ def test_add_bot_acked_then_kill_9_then_resent_is_one_bot(tmp_path: Path) -> Non
         asyncio.run(main())
     finally:
         server.stop()
+
+
+def test_every_storage_error_code_is_a_protocol_code() -> None:
+    for error in (StorageError, StoreBusy, StoreUnavailable, StoreFull):
+        assert ErrorCode(error.code) in DESCRIPTIONS
