@@ -33,15 +33,17 @@ from dixit.server.config import Limits, ServerConfig
 from dixit.server.connection import Connection
 from dixit.server.errors import ServerError
 from dixit.server.hub import Hub
-from dixit.server.room import Room, Services
+from dixit.server.room import TRIES, Room, Services
 from dixit.server.tokens import token_hash
 from dixit.storage import (
     EventStore,
+    RoomRecord,
     SQLiteEventStore,
     StorageError,
     StoreBusy,
     StoreFull,
     StoreUnavailable,
+    VersionConflict,
     open_store,
 )
 
@@ -502,3 +504,50 @@ def test_add_bot_acked_then_kill_9_then_resent_is_one_bot(tmp_path: Path) -> Non
 def test_every_storage_error_code_is_a_protocol_code() -> None:
     for error in (StorageError, StoreBusy, StoreUnavailable, StoreFull):
         assert ErrorCode(error.code) in DESCRIPTIONS
+
+
+class RivalStore:
+    """A real store where, while ``rival`` is on, another writer rewrites the room record
+    just before each of ours: every write of ours loses the race."""
+
+    def __init__(self, store: EventStore) -> None:
+        self.store = store
+        self.rival = False
+        self.rewrites = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.store, name)
+
+    async def put_room(self, room: RoomRecord, expected_version: int, **kwargs: Any) -> int:
+        if self.rival:
+            record = await self.store.get_room(room.code)
+            assert record is not None
+            await self.store.put_room(RoomRecord(room.code, record.data), record.version)
+            self.rewrites += 1
+        return await self.store.put_room(room, expected_version, **kwargs)
+
+
+def test_a_room_that_keeps_changing_answers_conflict_after_a_few_tries(tmp_path: Path) -> None:
+    async def main() -> None:
+        real = open_store(f"sqlite:///{tmp_path / 'rival.sqlite3'}")
+        await real.open()
+        store = RivalStore(real)
+        node = Node(store, MemoryPubSub(), tmp_path, "process-0")
+        try:
+            room, ticket = await node.hub.create(create())
+            host = await Player(room, ticket).attach()
+            store.rival = True
+            answer = await host.command("set_profile", command_id="rename", name="Annie")
+            assert answer["type"] == "error" and answer["code"] == "server/conflict"
+            assert store.rewrites == TRIES  # bounded: decided again a few times, then refused
+            assert room.data.seats[0].name == "Ann"
+            with pytest.raises(VersionConflict):
+                await node.hub.join(room.code, m.JoinRoomRequest(name="Bo"))
+            store.rival = False
+            answer = await host.command("set_profile", command_id="rename", name="Annie")
+            assert answer["type"] == "ack" and not answer["duplicate"]
+            assert (await stored(node, room.code))["seats"][0]["name"] == "Annie"
+        finally:
+            await node.stop()
+
+    asyncio.run(main())
