@@ -307,12 +307,20 @@ def test_a_lobby_command_resent_after_a_restart_is_a_duplicate(
             assert first["type"] == "ack" and not first["duplicate"]
             again = await host.command("add_bot", command_id="bot-1")  # same process
             assert again["type"] == "ack" and again["duplicate"]
+            bo = await a.hub.join(room.code, m.JoinRoomRequest(name="Bo"))
+            kicked = await host.command("kick", command_id="kick-1", seat=bo.seat)
+            assert kicked["type"] == "ack" and not kicked["duplicate"]
         # "kill -9": a new process on the same store, nothing kept in memory.
         async with nodes(store_url, tmp_path, count=2) as (restarted, other):
             for node in (restarted, other):
                 host = await Player(await node.room(room.code), ticket).attach()
                 answer = await host.command("add_bot", command_id="bot-1")
                 assert answer["type"] == "ack" and answer["duplicate"], answer
+                # Bo's seat is gone: kicking it again makes no sense, but this kick was done.
+                answer = await host.command("kick", command_id="kick-1", seat=bo.seat)
+                assert answer["type"] == "ack" and answer["duplicate"], answer
+                answer = await host.command("kick", command_id="kick-2", seat=bo.seat)
+                assert answer["type"] == "error" and answer["code"] == "room/unknown_seat"
             data = await stored(restarted, room.code)
             assert sum(s["is_bot"] for s in data["seats"]) == 1
             # A new id is a new command.

@@ -426,19 +426,25 @@ class Room:
                 await self.sync_from_store()
                 if key in self.seen:
                     return None
-            if recorded and await self.services.store.command_applied(self.code, command):
-                return None
-            seat = self.data.seat(key[0])
-            if seat is None or seat.left or seat.token_hash != conn.token_hash:
-                raise ServerError(Code.BAD_TOKEN, "not your seat any more")
             try:
+                seat = self.data.seat(key[0])
+                if seat is None or seat.left or seat.token_hash != conn.token_hash:
+                    raise ServerError(Code.BAD_TOKEN, "not your seat any more")
                 return await self._dispatch(seat, msg, command_id), seat
-            except DuplicateCommand:
+            except DuplicateCommand:  # a lobby command's record: stored with it before
                 return None
             except VersionConflict:
                 if attempt == TRIES - 1:
                     await self.sync_from_store()
                     raise
+            except CodedError:
+                # A lobby command resent after it was applied (after a restart, or to another
+                # process) may no longer make sense (a seat kicked, a room now full): it was
+                # applied, so it is acknowledged. (One that still makes sense is refused by
+                # its record: DuplicateCommand.)
+                if recorded and await self.services.store.command_applied(self.code, command):
+                    return None
+                raise
         raise AssertionError("unreachable")
 
     async def _dispatch(self, seat: SeatRecord, msg: m.ClientModel, command_id: str) -> int:
