@@ -221,3 +221,24 @@ def test_phone_banner_is_as_tall_as_what_it_says(opened: Any, server: str) -> No
     assert max(over) < min(clue), ("a one-line banner is as tall as a two-line one", seen)
     during = {h for _, phase, h, _ in seen if phase in ("submit", "vote")}
     assert len(during) == 1, f"the banner changed height while cards went in: {seen}"
+
+
+def test_tv_game_over_with_the_last_reveal_fits_the_screen(opened: Any, server: str) -> None:
+    """Four players lay four cards, the widest (and so tallest) the TV shows; under the game-over
+    panel the last reveal and its points still fit."""
+    host = opened("Ann", viewport=DESKTOP)
+    code = seated(host, server, bots=3, first_storyteller="host", max_rounds=1)
+    tv = opened("TV", viewport=TV)
+    tv.page.goto(f"/r/{code}/tv")
+    host.page.get_by_test_id("start").click()
+    wait_turn(host, "yourClue")
+    choosable(host, "hand").first.click()
+    host.page.get_by_test_id("clue-input").fill("the last light")
+    host.page.get_by_test_id("tell").click()
+    page = tv.page
+    expect(page.get_by_test_id("game-over")).to_be_visible(timeout=30_000)
+    expect(page.get_by_test_id("round-point")).to_have_count(4)
+    settle(page)
+    for i in range(4):
+        on_screen(page, f"[data-testid=round-point] >> nth={i}")
+    no_scroll(page, down=True)
