@@ -15,11 +15,13 @@ from e2e_helpers import (
     api,
     choosable,
     join_by_link,
+    messages,
     wait_turn,
 )
 from playwright.sync_api import Page, expect
 
 TV = {"width": 1920, "height": 1080}
+EN = messages("en")
 LONG_LINE = (
     "Where the old roads end, a lantern still waits for the travellers who never came back, "
     "and every night someone new swears they saw it move a little closer to the sleeping town"
@@ -104,6 +106,30 @@ def test_phone_storyteller_sees_the_chosen_card_whole(opened: Any, server: str, 
     on_screen(page, "[data-testid=clue-input]")
     on_screen(page, "[data-testid=tell]")
     no_scroll(page, down=False)
+
+
+def test_phone_card_chosen_in_the_zoom_is_whole_in_sight(opened: Any, server: str) -> None:
+    """Swiped to the end of the hand in the zoom and chosen there: when the zoom closes, the hand
+    has turned to that card."""
+    p = opened("Ann", viewport=PHONE, mobile=True)
+    page = p.page
+    seated(p, server, bots=3, first_storyteller="host")
+    page.get_by_test_id("start").tap()
+    wait_turn(p, "yourClue")
+    page.wait_for_timeout(700)
+    page.locator("[data-testid=hand] .card-zoom").first.tap()
+    for _ in range(5):
+        page.get_by_role("button", name=EN["game.next"]).tap()
+    page.get_by_test_id("zoom").get_by_role("button", name=EN["game.select"]).tap()
+    expect(page.get_by_test_id("zoom")).to_have_count(0)
+    picked = "[data-testid=hand] .card.is-selected .card-face"
+    expect(page.locator(picked)).to_have_count(1)
+    last = page.locator("[data-testid=hand] .card").last.get_attribute("data-card") or ""
+    expect(page.locator("[data-testid=hand] .card.is-selected")).to_have_attribute(
+        "data-card", last
+    )
+    page.wait_for_timeout(700)  # the hand turns
+    on_screen(page, picked)
 
 
 def chat_lines_shown(page: Page, lines: int) -> None:
