@@ -10,8 +10,8 @@ export interface CardProps {
   number?: number;
   /** A ribbon on the card (e.g. "Your card"). */
   tag?: string;
-  /** byKeyboard: Enter or Space chose it (a click with no pointer) */
-  onSelect?: (byKeyboard: boolean) => void;
+  /** byKeyboard: Enter or Space chose it (a click with no pointer); face: the card's button */
+  onSelect?: (byKeyboard: boolean, face: HTMLButtonElement) => void;
   onZoom?: () => void;
   onKeyDown?: (e: JSX.TargetedKeyboardEvent<HTMLButtonElement>) => void;
   t: T;
@@ -42,7 +42,7 @@ export function Card(props: CardProps) {
           class="card-face"
           aria-pressed={selected ? "true" : "false"}
           disabled={disabled}
-          onClick={(e) => onSelect(e.detail === 0)}
+          onClick={(e) => onSelect(e.detail === 0, e.currentTarget)}
           onKeyDown={props.onKeyDown}
           aria-keyshortcuts={onZoom ? "z" : undefined}
         >

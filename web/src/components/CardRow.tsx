@@ -1,6 +1,7 @@
 import type { JSX } from "preact";
 import { Card } from "./Card";
 import type { T } from "../i18n";
+import { reducedMotion } from "../state/turnMoment";
 
 export interface RowCard {
   id: string;
@@ -45,6 +46,19 @@ function onCardKey(e: JSX.TargetedKeyboardEvent<HTMLButtonElement>, onZoom: () =
   buttons[j]?.scrollIntoView({ block: "nearest", inline: "nearest", behavior: "smooth" });
 }
 
+/** A card chosen in a row that scrolls sideways (the hand on a phone) comes wholly into view:
+ * the row turns until the card sits in its middle (where the row snaps anyway). */
+export function showWhole(face: Element): void {
+  const row = face.closest<HTMLElement>(".card-row");
+  const card = face.closest(".card") ?? face;
+  if (!row || row.scrollWidth <= row.clientWidth) return;
+  const r = row.getBoundingClientRect();
+  const c = card.getBoundingClientRect();
+  if (c.left >= r.left && c.right <= r.right) return;
+  const left = row.scrollLeft + (c.left + c.width / 2) - (r.left + r.width / 2);
+  row.scrollTo({ left, behavior: reducedMotion() ? "auto" : "smooth" });
+}
+
 export function CardRow({ cards, label, kind, onSelect, onZoom, t }: Props) {
   return (
     <ul class={`card-row card-row--${kind}`} aria-label={label} data-testid={kind}>
@@ -57,7 +71,7 @@ export function CardRow({ cards, label, kind, onSelect, onZoom, t }: Props) {
             tag={c.tag}
             selected={c.selected}
             disabled={onSelect ? !c.choosable : undefined}
-            onSelect={onSelect ? (byKeyboard) => onSelect(c.id, byKeyboard) : undefined}
+            onSelect={onSelect ? (byKeyboard, face) => { if (!c.selected) showWhole(face); onSelect(c.id, byKeyboard); } : undefined}
             onZoom={() => onZoom(i)}
             onKeyDown={(e) => onCardKey(e, () => onZoom(i))}
             t={t}

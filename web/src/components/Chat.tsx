@@ -46,7 +46,7 @@ export function Chat({ state, send, tv: tvAsked = false }: { state: ClientState;
   useEffect(() => {
     const el = log.current;
     if (el) el.scrollTop = el.scrollHeight;
-  }, [talk.lines.length, hidden]);
+  }, [talk.lines[talk.lines.length - 1]?.id, hidden]); // the newest line, also once the kept lines are capped
 
   if (hidden) {
     if (tv) return null;

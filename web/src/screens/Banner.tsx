@@ -31,7 +31,7 @@ export function Banner({ view, room, clue, teller }: { view: GameView; room: Roo
   const mine = isMine(tn);
   const d = room.deadline;
   return (
-    <div id="banner" tabIndex={-1} class={`banner${mine ? " banner--mine" : ""}`} role="status" aria-live="polite" data-testid="banner" data-turn={tn.kind}>
+    <div id="banner" tabIndex={-1} class={`banner${mine ? " banner--mine" : ""}`} role="status" aria-live="polite" data-testid="banner" data-turn={tn.kind} data-phase={view.phase}>
       <div class="banner-meta">
         <span>{t("game.round", { n: view.round })}</span>
         <span>{t("game.pile", { n: view.pile_count })}</span>

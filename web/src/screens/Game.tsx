@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "preact/hooks";
-import { CardRow, type RowCard } from "../components/CardRow";
+import { CardRow, showWhole, type RowCard } from "../components/CardRow";
 import { Players } from "../components/Players";
 import { ScoreTrack } from "../components/ScoreTrack";
 import { Zoom } from "../components/Zoom";
@@ -79,6 +79,13 @@ export function Game({ state, send }: { state: ClientState; send: Send }) {
   }));
 
   const handSelectable = choosableHand.length > 0;
+  /** A card chosen in the zoom (perhaps swiped to from far along the hand) is whole in sight when the zoom closes. */
+  function showChosen(id: string) {
+    requestAnimationFrame(() => {
+      const face = document.querySelector(`[data-testid=hand] [data-card="${CSS.escape(id)}"] .card-face`);
+      if (face) showWhole(face);
+    });
+  }
   const voting = legal.vote.length > 0;
   const [dismissed, setDismissed] = useState(0);
   /** The reveal is read (Continue, or it closed by itself): the server may start the next turn. */
@@ -166,7 +173,7 @@ export function Game({ state, send }: { state: ClientState; send: Send }) {
           {phase !== "over" && hand.length > 0 ? (
             <section class="hand-area">
               <h2 class="section-title">{t("game.yourHand")}</h2>
-              <CardRow cards={handCards} label={t("game.yourHand")} kind="hand" onSelect={handSelectable ? (id, kb) => toggle(id, choosableHand, kb) : undefined} onZoom={(i) => setZoom({ cards: handCards, index: i, select: handSelectable ? (id) => toggle(id, choosableHand) : undefined })} t={t} />
+              <CardRow cards={handCards} label={t("game.yourHand")} kind="hand" onSelect={handSelectable ? (id, kb) => toggle(id, choosableHand, kb) : undefined} onZoom={(i) => setZoom({ cards: handCards, index: i, select: handSelectable ? (id) => { toggle(id, choosableHand); showChosen(id); } : undefined })} t={t} />
             </section>
           ) : null}
           {action}

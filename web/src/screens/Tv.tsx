@@ -49,11 +49,13 @@ export function Tv({ state }: { state: ClientState }) {
         <aside class="tv-side">
           <ScoreTrack players={trackPlayers} label={t("game.scores")} target={view.rules.end_at_score} lapLabel={(n) => t("track.lap", { n })} scoreLabel={(name, n, lap) => t(lap > 1 ? "track.scoreLap" : "track.score", { name, n, lap })} />
           <Players view={view} room={room} gained={gained} />
-          <div class="tv-join">
-            <QrCode text={joinUrl(room.code)} label={t("lobby.qr")} />
-            <span>{t("tv.join", { url: joinUrl(room.code) })}</span>
+          <div class="tv-foot">
+            <div class="tv-join">
+              <QrCode text={joinUrl(room.code)} label={t("lobby.qr")} />
+              <span>{t("tv.join", { url: joinUrl(room.code) })}</span>
+            </div>
+            <Chat state={state} tv />
           </div>
-          <Chat state={state} tv />
         </aside>
       </div>
       <ReactionsShown state={state} big />

@@ -13,7 +13,7 @@ export function isMine(tn: Turn): boolean {
   return tn.kind === "yourClue" || tn.kind === "claimClue" || tn.kind === "yourSubmit" || tn.kind === "yourVote";
 }
 
-function reducedMotion(): boolean {
+export function reducedMotion(): boolean {
   return typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 
