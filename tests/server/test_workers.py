@@ -15,9 +15,12 @@ import subprocess
 import sys
 import time
 import urllib.request
+import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from websockets.exceptions import ConnectionClosed
 
 from dixit.engine import replay
@@ -25,6 +28,9 @@ from dixit.engine.serialize import event_from_json
 from dixit.storage import open_store
 
 from .harness import Client, ServerProcess, create_room, free_port, join_room
+from .test_pubsub import REDIS_URL, _redis_unreachable
+
+PG_URL = os.environ.get("DIXIT_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 
 # Moves made from a view that a change on the other worker has overtaken.
 STALE = {"action/wrong_phase", "action/not_your_turn", "server/conflict"}
@@ -118,9 +124,40 @@ async def _stored(database: str, code: str) -> tuple[Any, set[str]]:
     return replay(event_from_json(e.data) for e in events), commands
 
 
-def test_two_workers_share_a_game_and_survive_a_worker_kill(tmp_path: Path) -> None:
-    database = f"sqlite:///{tmp_path / 'dixit.sqlite3'}"
-    server = ServerProcess(database=database, workdir=tmp_path, extra=("--workers", "2"))
+@pytest.fixture(params=["sqlite+broker", "postgresql+broker", "sqlite+redis"])
+def shared(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, tuple[str, ...]]]:
+    """(event store URL, extra options): SQLite or a fresh PostgreSQL schema; the local
+    broker, or Redis (skipped, with the reason, when PostgreSQL or Redis is unreachable)."""
+    store, fanout = request.param.split("+")
+    extra: tuple[str, ...] = ("--workers", "2")
+    if fanout == "redis":
+        reason = _redis_unreachable()
+        if reason:
+            pytest.skip(reason)
+        extra += ("--pubsub", REDIS_URL)
+    if store == "sqlite":
+        yield f"sqlite:///{tmp_path / 'dixit.sqlite3'}", extra
+        return
+    try:
+        import psycopg
+
+        admin = psycopg.connect(PG_URL, autocommit=True, connect_timeout=2)
+    except Exception as error:
+        pytest.skip(f"PostgreSQL not reachable at {PG_URL}: {error}".splitlines()[0])
+    schema = f"dixit_test_{uuid.uuid4().hex[:10]}"
+    admin.execute(f"CREATE SCHEMA {schema}")
+    try:
+        yield f"{PG_URL}?options=-csearch_path%3D{schema}", extra
+    finally:
+        admin.execute(f"DROP SCHEMA {schema} CASCADE")
+        admin.close()
+
+
+def test_two_workers_share_a_game_and_survive_a_worker_kill(
+    shared: tuple[str, tuple[str, ...]], tmp_path: Path
+) -> None:
+    database, extra = shared
+    server = ServerProcess(database=database, workdir=tmp_path, extra=extra)
     server.start()
     rng = random.Random(13)
     acked: set[str] = set()
