@@ -316,3 +316,99 @@ def test_a_port_in_use_is_one_line_with_workers(tmp_path: Path) -> None:
     assert done.returncode == 2
     (line,) = done.stderr.splitlines()
     assert line.startswith(f"dixit serve: cannot start: cannot listen on 127.0.0.1:{port}")
+
+
+# One worker's share of the contention below: every write is a read-modify-write with an
+# expected version, retried on VersionConflict, as the server's room code does.
+CONTENDER = """
+import asyncio, os, sys
+from dixit.storage import RoomRecord, VersionConflict, open_store
+
+async def main():
+    store = open_store(sys.argv[1])
+    await store.open()
+    me = f"worker-{os.getpid()}"
+    lease = await store.acquire_lease("room:R1", me, 60)
+    print("lease", lease is not None, flush=True)
+    sys.stdin.readline()  # every contender has tried the lease: go
+    for i in range(int(sys.argv[2])):
+        while True:
+            found = await store.get_room("R1")
+            try:
+                if found is None:
+                    await store.put_room(RoomRecord("R1", {"n": 1, "by": [me]}), 0)
+                else:
+                    data = {"n": found.data["n"] + 1, "by": found.data["by"] + [me]}
+                    await store.put_room(RoomRecord("R1", data), found.version)
+                break
+            except VersionConflict:
+                continue
+        while True:
+            version = len(await store.read("R1:1"))
+            try:
+                await store.append("R1:1", version, [{"by": me, "i": i}])
+                break
+            except VersionConflict:
+                continue
+    await store.close()
+    print("done", flush=True)
+
+asyncio.run(main())
+"""
+
+
+def test_sqlite_versioned_writes_and_leases_hold_across_processes(tmp_path: Path) -> None:
+    """Three processes on one SQLite file, as three workers: one lease holder; every
+    compare-and-set and expected-version append retried until it lands, none lost."""
+    database = f"sqlite:///{tmp_path / 'dixit.sqlite3'}"
+    asyncio.run(_read_all(database, "R0"))  # the schema, as the supervisor's preflight makes it
+    each = 60
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", CONTENDER, database, str(each)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(3)
+    ]
+    try:
+        leases = []
+        for proc in procs:
+            assert proc.stdout is not None
+            leases.append(proc.stdout.readline().split())
+        assert sorted(held for _, held in leases) == ["False", "False", "True"]
+        for proc in procs:
+            assert proc.stdin is not None
+            proc.stdin.write("go\n")
+            proc.stdin.flush()
+        for proc in procs:
+            assert proc.stdout is not None
+            assert proc.stdout.readline().strip() == "done"
+            assert proc.wait(60) == 0
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+            for pipe in (proc.stdin, proc.stdout):
+                if pipe is not None:
+                    pipe.close()
+
+    async def check() -> None:
+        store = open_store(database)
+        await store.open()
+        try:
+            found = await store.get_room("R1")
+            events = await store.read("R1:1")
+        finally:
+            await store.close()
+        assert found is not None and found.data["n"] == 3 * each == len(found.data["by"])
+        assert found.version == 3 * each
+        assert len(events) == 3 * each
+        by: dict[str, list[int]] = {}
+        for event in events:
+            by.setdefault(event.data["by"], []).append(event.data["i"])
+        assert sorted(by.values()) == [list(range(each))] * 3  # each in its own order
+
+    asyncio.run(check())
