@@ -83,6 +83,7 @@ class Broker:
         self._channels: dict[str, set[_Peer]] = {}
         self._peers: set[_Peer] = set()
         self._presence: dict[str, dict[Here, float]] = {}
+        self._handlers: set[asyncio.Task[Any]] = set()
 
     @property
     def url(self) -> str:
@@ -99,6 +100,8 @@ class Broker:
             self._server.close()
             for peer in list(self._peers):
                 peer.writer.close()
+            # Each connection's handler sees its socket closed and ends.
+            await asyncio.gather(*self._handlers, return_exceptions=True)
             await self._server.wait_closed()
             self._server = None
         with contextlib.suppress(FileNotFoundError):
@@ -107,19 +110,24 @@ class Broker:
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         peer = _Peer(writer)
         self._peers.add(peer)
+        handler = asyncio.current_task()
+        if handler is not None:
+            self._handlers.add(handler)
         try:
             while True:
                 item = await _read_frame(reader)
                 result = self._handle(peer, item)
                 ident = item[1] if len(item) > 1 else 0
                 if ident:
-                    self._send(peer, ["r", ident, result])
+                    self._send(peer, _frame(["r", ident, result]))
                 if writer.is_closing():
                     break
                 await writer.drain()
         except (*LOST, ValueError, TypeError, IndexError):
             pass  # the worker went away (or spoke nonsense): forget it
         finally:
+            if handler is not None:
+                self._handlers.discard(handler)
             self._drop(peer)
             writer.close()
             with contextlib.suppress(*LOST):
@@ -135,11 +143,11 @@ class Broker:
                     del self._channels[channel]
         peer.channels.clear()
 
-    def _send(self, peer: _Peer, item: list[Any]) -> None:
+    def _send(self, peer: _Peer, frame: bytes) -> None:
         writer = peer.writer
         if writer.is_closing():
             return
-        writer.write(_frame(item))
+        writer.write(frame)
         if writer.transport.get_write_buffer_size() > self.max_buffer:
             writer.close()  # it reconnects and resynchronises (a gap)
             self._drop(peer)
@@ -148,7 +156,7 @@ class Broker:
         op = item[0]
         if op == "pub":
             channel, message = str(item[2]), str(item[3])
-            delivery = ["m", channel, message]
+            delivery = _frame(["m", channel, message])  # encoded once for every subscriber
             for subscriber in list(self._channels.get(channel, ())):
                 self._send(subscriber, delivery)
             return None
@@ -293,20 +301,26 @@ class _Link:
         if writer is None or writer.is_closing():
             raise PubSubUnavailable("local broker unreachable: reconnecting")
         ident = next(self._ids)
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
         self._waiting[ident] = future
+        # A timer rather than asyncio.wait_for: no task per request.
+        timer = loop.call_later(self.timeout_s, _expire, future, self.timeout_s)
         try:
             writer.write(_frame([op, ident, *args]))
-            await asyncio.wait_for(asyncio.shield(future), self.timeout_s)
-        except TimeoutError:
-            raise PubSubUnavailable(
-                f"local broker unreachable: no answer in {self.timeout_s:g} s"
-            ) from None
-        except LOST as error:
+            return await future
+        except RuntimeError as error:  # the transport was closed under us
             raise PubSubUnavailable(f"local broker unreachable: {error}") from None
         finally:
+            timer.cancel()
             self._waiting.pop(ident, None)
-        return future.result()
+
+
+def _expire(future: asyncio.Future[Any], after_s: float) -> None:
+    if not future.done():
+        future.set_exception(
+            PubSubUnavailable(f"local broker unreachable: no answer in {after_s:g} s")
+        )
 
 
 class UnixPubSub:

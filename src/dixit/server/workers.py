@@ -181,7 +181,9 @@ class Supervisor:
             await self._stop.wait()
             log.info("stopping %d workers", len(self.procs))
             await self._stop_all()
-            for keeper in keepers:
+            # Each keeper ends once its worker has exited (one being started is stopped too).
+            _, late = await asyncio.wait(keepers, timeout=STOP_WAIT_S)
+            for keeper in late:
                 keeper.cancel()
             await asyncio.gather(*keepers, return_exceptions=True)
         finally:
@@ -208,6 +210,8 @@ class Supervisor:
             )
             self.procs[index] = proc
             log.info("worker %d started (pid %d)", index, proc.pid)
+            if self._stop.is_set():  # stopping began while it was being started
+                proc.terminate()
             status = await proc.wait()
             if self._stop.is_set():
                 break
