@@ -207,6 +207,8 @@ def test_two_workers_share_a_game_and_survive_a_worker_kill(
         server.stop()
     log = (tmp_path / "server.log").read_text()
     assert "was killed by SIGKILL; starting it again" in log
+    fanout = "Redis" if "--pubsub" in extra else "local broker"
+    assert f"2 workers, fan-out: {fanout})" in log
 
     state, stored_commands = asyncio.run(_stored(database, code))
     assert state.phase.value == "over"
