@@ -235,31 +235,58 @@ def test_the_supervisor_stops_its_workers_and_they_stop_without_it(tmp_path: Pat
     server.start()
     pids = [int(pid) for pid in _workers_seen(server.base).values()]
     assert server.proc is not None
+    tree = _descendants(server.proc.pid)  # the workers and their fork server
+    assert set(pids) < tree
     server.proc.send_signal(signal.SIGTERM)
     assert server.proc.wait(30) == 0
-    for pid in pids:
-        assert not _alive(pid)
+    deadline = time.monotonic() + 30
+    while any(_alive(pid) for pid in tree):
+        assert time.monotonic() < deadline, "processes outlived their supervisor's stop"
+        time.sleep(0.1)
     log = (tmp_path / "server.log").read_text()
     assert "[supervisor] dixit.workers: stopped" in log
     assert "[worker 1 pid " in log and "[worker 2 pid " in log  # each line says who wrote it
 
     server.start()  # again, then the supervisor is killed: its workers stop by themselves
     pids = [int(pid) for pid in _workers_seen(server.base).values()]
+    assert server.proc is not None
+    tree = _descendants(server.proc.pid)
+    assert set(pids) < tree
     server.kill()
     deadline = time.monotonic() + 30
-    while any(_alive(pid) for pid in pids):
+    while any(_alive(pid) for pid in tree):
         assert time.monotonic() < deadline, "workers outlived their supervisor"
         time.sleep(0.1)
 
 
+def _descendants(root: int) -> set[int]:
+    """Every process below ``root`` now (from /proc)."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    parents[int(entry)] = int(stat.read().rsplit(")", 1)[1].split()[1])
+            except OSError:
+                continue
+    found: set[int] = set()
+    todo = [root]
+    while todo:
+        pid = todo.pop()
+        for child, parent in parents.items():
+            if parent == pid and child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
 def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
     # A zombie (exited, not yet reaped by its parent) counts as gone.
-    with open(f"/proc/{pid}/stat") as stat:
-        return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
 
 
 def test_a_dependency_refusing_at_start_is_one_line_with_workers(tmp_path: Path) -> None:

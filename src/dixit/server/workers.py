@@ -1,9 +1,12 @@
 """``dixit serve --workers N``: N server processes on one host and port, supervised.
 
 The supervisor (the process ``dixit serve`` started) binds the listening socket once; every
-worker is a fresh Python process (``python -m dixit.server.workers``) that inherits it and
-serves it with uvicorn, so the kernel hands each new connection to one of them, and a worker's
-restart loses no queued connection (the socket stays open in the supervisor). Each worker is
+worker is handed it and serves it with uvicorn, so the kernel gives each new connection to one
+of them, and a worker's restart loses no queued connection (the socket stays open in the
+supervisor). Workers are forked by a fork server (:mod:`multiprocessing`'s ``forkserver``)
+that has imported the server once: a worker starts without importing anything, in
+milliseconds rather than the second or more of a fresh interpreter (more under load), and the
+imported code's memory pages are shared between workers. Each worker is
 one event loop with its own ``origin`` in fan-out messages, its own store connections and its
 own rooms; what they share is the event store (SQLite file or PostgreSQL) and the fan-out:
 
@@ -24,12 +27,12 @@ and as a ``worker`` field in JSON logs; HTTP answers and WebSocket handshakes ca
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
 import logging
 import logging.config
+import multiprocessing
+import multiprocessing.process
 import os
-import pickle
 import shutil
 import signal
 import socket
@@ -46,7 +49,14 @@ from .config import ServerConfig
 
 log = logging.getLogger("dixit.workers")
 
-SPEC_ENV = "DIXIT_WORKER_SPEC"
+# Imported once by the fork server, before it forks any worker.
+PRELOAD = [
+    "dixit.server.app",
+    "dixit.server.workers",
+    "uvicorn",
+    "uvicorn.protocols.http.auto",
+    "uvicorn.protocols.websockets.auto",
+]
 HEADER = b"x-dixit-worker"
 BACKOFF_S = (0.1, 5.0)
 STEADY_S = 30.0  # a worker that lived this long restarts after the shortest pause again
@@ -64,13 +74,13 @@ class WorkerOptions:
 
 @dataclass(frozen=True)
 class _Spec:
-    """Handed to a worker process in its environment (pickled: it is this same code)."""
+    """What a worker is started with (pickled to it, the socket passed as a descriptor)."""
 
     config: ServerConfig
     options: WorkerOptions
     index: int
-    fd: int
-    supervisor: int
+    listener: socket.socket
+    lifeline: socket.socket  # EOF once the supervisor is gone
 
 
 class WorkerTag(logging.Filter):
@@ -154,7 +164,13 @@ class Supervisor:
         self.listener = listener
         self.workers = workers
         self.options = options
-        self.procs: dict[int, asyncio.subprocess.Process] = {}
+        self.procs: dict[int, multiprocessing.process.BaseProcess] = {}
+        self._forks = multiprocessing.get_context("forkserver")
+        self._forks.set_forkserver_preload(PRELOAD)
+        # Workers hold one end; the other is only ever in this process, so a worker reads EOF
+        # once the supervisor is gone, however it ended (the fork server, the workers' parent,
+        # does not notice: its children keep it alive).
+        self._lifeline, self._worker_end = socket.socketpair()
         self.restarts = 0
         self._stop = asyncio.Event()
         self._broker_dir: str | None = None
@@ -187,6 +203,8 @@ class Supervisor:
                 keeper.cancel()
             await asyncio.gather(*keepers, return_exceptions=True)
         finally:
+            self._lifeline.close()
+            self._worker_end.close()
             if broker is not None:
                 await broker.stop()
             if self._broker_dir is not None:
@@ -196,23 +214,18 @@ class Supervisor:
 
     async def _keep(self, index: int, config: ServerConfig) -> None:
         """Worker ``index``, started again whenever it exits, until the supervisor stops."""
-        spec = _Spec(config, self.options, index, self.listener.fileno(), os.getpid())
-        env = dict(os.environ, **{SPEC_ENV: base64.b64encode(pickle.dumps(spec)).decode()})
+        spec = _Spec(config, self.options, index, self.listener, self._worker_end)
         pause = BACKOFF_S[0]
         while not self._stop.is_set():
             started = time.monotonic()
-            proc = await asyncio.create_subprocess_exec(
-                sys.executable,
-                "-m",
-                "dixit.server.workers",
-                env=env,
-                pass_fds=(self.listener.fileno(),),
-            )
+            proc = self._forks.Process(target=worker_main, args=(spec,), name=f"worker {index}")
+            # The first start launches the fork server (it imports the server): not on the loop.
+            await asyncio.to_thread(proc.start)
             self.procs[index] = proc
             log.info("worker %d started (pid %d)", index, proc.pid)
             if self._stop.is_set():  # stopping began while it was being started
                 proc.terminate()
-            status = await proc.wait()
+            status = await _exited(proc)
             if self._stop.is_set():
                 break
             if time.monotonic() - started >= STEADY_S:
@@ -230,19 +243,39 @@ class Supervisor:
             pause = min(pause * 2, BACKOFF_S[1])
 
     async def _stop_all(self) -> None:
-        running = [p for p in self.procs.values() if p.returncode is None]
+        running = [p for p in self.procs.values() if p.exitcode is None]
         for proc in running:
-            with contextlib.suppress(ProcessLookupError):
-                proc.send_signal(signal.SIGTERM)
+            proc.terminate()
         try:
-            await asyncio.wait_for(asyncio.gather(*(p.wait() for p in running)), STOP_WAIT_S)
+            await asyncio.wait_for(asyncio.gather(*(_exited(p) for p in running)), STOP_WAIT_S)
         except TimeoutError:
             for proc in running:
-                if proc.returncode is None:
+                if proc.exitcode is None:
                     log.warning("worker pid %d did not stop in %g s: killed", proc.pid, STOP_WAIT_S)
-                    with contextlib.suppress(ProcessLookupError):
-                        proc.kill()
-            await asyncio.gather(*(p.wait() for p in running))
+                    proc.kill()
+            await asyncio.gather(*(_exited(p) for p in running))
+
+
+async def _exited(proc: multiprocessing.process.BaseProcess) -> int:
+    """Wait (without blocking the loop) until ``proc`` has exited; its exit code (negative:
+    the signal that ended it)."""
+    if proc.exitcode is None:
+        loop = asyncio.get_running_loop()
+        done = loop.create_future()
+        sentinel = proc.sentinel
+
+        def ended() -> None:
+            if not done.done():
+                done.set_result(None)
+
+        loop.add_reader(sentinel, ended)
+        try:
+            await done
+        finally:
+            loop.remove_reader(sentinel)
+        proc.join()
+    assert proc.exitcode is not None
+    return proc.exitcode
 
 
 def _how(status: int) -> str:
@@ -295,35 +328,34 @@ async def _dependencies(config: ServerConfig) -> str | None:
     return None
 
 
-def _watch_supervisor(supervisor: int) -> None:
+def _watch_supervisor(lifeline: socket.socket) -> None:
     """Stop this worker (gracefully) once its supervisor is gone (it was killed)."""
 
     def watch() -> None:
-        while os.getppid() == supervisor:
-            time.sleep(1.0)
+        with contextlib.suppress(OSError):
+            while lifeline.recv(1):
+                pass
         os.kill(os.getpid(), signal.SIGTERM)
 
     threading.Thread(target=watch, name="dixit-supervisor-watch", daemon=True).start()
 
 
-def worker_main() -> int:
-    """A worker process: serve the inherited socket until SIGTERM."""
+def worker_main(spec: _Spec) -> None:
+    """A worker process: serve the supervisor's socket until SIGTERM."""
     import uvicorn
 
     from .app import create_app
 
-    spec: _Spec = pickle.loads(base64.b64decode(os.environ.pop(SPEC_ENV)))
     name = f"{spec.index}:{os.getpid()}"
     log_config = tagged_log_config(
         spec.options.log_format, spec.options.log_level, f"worker {spec.index} pid {os.getpid()}"
     )
     logging.config.dictConfig(log_config)
-    _watch_supervisor(spec.supervisor)
+    _watch_supervisor(spec.lifeline)
     problem = asyncio.run(_dependencies(spec.config))
     if problem:
         log.error("cannot start: %s", problem)
-        return 2
-    listener = socket.socket(fileno=spec.fd)
+        sys.exit(2)
     server = uvicorn.Server(
         uvicorn.Config(
             _NameWorker(create_app(spec.config), name),
@@ -335,9 +367,4 @@ def worker_main() -> int:
             ws_ping_timeout=30,
         )
     )
-    server.run(sockets=[listener])
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(worker_main())
+    server.run(sockets=[spec.listener])
