@@ -196,9 +196,19 @@ class Supervisor:
             ]
             await self._stop.wait()
             log.info("stopping %d workers", len(self.procs))
-            await self._stop_all()
+            for proc in self.procs.values():
+                if proc.exitcode is None:
+                    proc.terminate()
             # Each keeper ends once its worker has exited (one being started is stopped too).
             _, late = await asyncio.wait(keepers, timeout=STOP_WAIT_S)
+            if late:
+                for proc in self.procs.values():
+                    if proc.exitcode is None:
+                        log.warning(
+                            "worker pid %d did not stop in %g s: killed", proc.pid, STOP_WAIT_S
+                        )
+                        proc.kill()
+                _, late = await asyncio.wait(late, timeout=STOP_WAIT_S)
             for keeper in late:
                 keeper.cancel()
             await asyncio.gather(*keepers, return_exceptions=True)
@@ -242,23 +252,10 @@ class Supervisor:
                 await asyncio.wait_for(self._stop.wait(), pause)
             pause = min(pause * 2, BACKOFF_S[1])
 
-    async def _stop_all(self) -> None:
-        running = [p for p in self.procs.values() if p.exitcode is None]
-        for proc in running:
-            proc.terminate()
-        try:
-            await asyncio.wait_for(asyncio.gather(*(_exited(p) for p in running)), STOP_WAIT_S)
-        except TimeoutError:
-            for proc in running:
-                if proc.exitcode is None:
-                    log.warning("worker pid %d did not stop in %g s: killed", proc.pid, STOP_WAIT_S)
-                    proc.kill()
-            await asyncio.gather(*(_exited(p) for p in running))
-
 
 async def _exited(proc: multiprocessing.process.BaseProcess) -> int:
     """Wait (without blocking the loop) until ``proc`` has exited; its exit code (negative:
-    the signal that ended it)."""
+    the signal that ended it). One waiter per process: the loop has one reader per fd."""
     if proc.exitcode is None:
         loop = asyncio.get_running_loop()
         done = loop.create_future()
