@@ -191,6 +191,8 @@ def test_two_workers_share_a_game_and_survive_a_worker_kill(
                 if _socket_worker(client) == f"{index}:{pid}":
                     with contextlib.suppress(ConnectionClosed):
                         await client.drain(0.2)  # what it sent before it died
+                    with contextlib.suppress(ConnectionClosed, OSError):
+                        await client.close()
                     client.ws = None
                     welcome = await client.connect(since=client.version)
                     assert welcome["type"] == "welcome", welcome
