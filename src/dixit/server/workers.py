@@ -151,9 +151,7 @@ def serve_workers(
 
 def _listen(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    listener = socket.create_server((host, port), family=family, backlog=2048)
-    listener.set_inheritable(True)
-    return listener
+    return socket.create_server((host, port), family=family, backlog=2048)
 
 
 class Supervisor:
@@ -229,8 +227,15 @@ class Supervisor:
         while not self._stop.is_set():
             started = time.monotonic()
             proc = self._forks.Process(target=worker_main, args=(spec,), name=f"worker {index}")
-            # The first start launches the fork server (it imports the server): not on the loop.
-            await asyncio.to_thread(proc.start)
+            try:
+                # The first start launches the fork server (it imports the server): off the loop.
+                await asyncio.to_thread(proc.start)
+            except Exception:
+                log.exception("worker %d could not be started; again in %.1f s", index, pause)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._stop.wait(), pause)
+                pause = min(pause * 2, BACKOFF_S[1])
+                continue
             self.procs[index] = proc
             log.info("worker %d started (pid %d)", index, proc.pid)
             if self._stop.is_set():  # stopping began while it was being started
@@ -306,21 +311,24 @@ class _NameWorker:
 
 
 async def _dependencies(config: ServerConfig) -> str | None:
-    """The event store and fan-out answer (opened and closed once), or why not, in a line."""
+    """The servers a worker depends on (PostgreSQL, Redis or the broker) answer (opened and
+    closed once), or why not, in a line. A SQLite file was opened by the supervisor already
+    (closing it here would checkpoint beside the other workers for nothing)."""
     from dixit.pubsub import PubSubUnavailable, open_pubsub
     from dixit.storage import StorageError, open_store
 
-    store, bus = open_store(config.database), open_pubsub(config.pubsub)
-    try:
-        await store.open()
-    except StorageError as error:
-        return f"event store: {error.message} ({error.code})"
+    if not config.database.startswith("sqlite:"):
+        store = open_store(config.database)
+        try:
+            await store.open()
+        except StorageError as error:
+            return f"event store: {error.message} ({error.code})"
+        await store.close()
+    bus = open_pubsub(config.pubsub)
     try:
         await bus.open()
     except PubSubUnavailable as error:
         return f"fan-out: {error.message} ({error.code})"
-    finally:
-        await store.close()
     await bus.close()
     return None
 
