@@ -128,6 +128,13 @@ def test_presence_from_every_worker_until_it_expires_or_leaves() -> None:
             await a.beat("R1", ann_a, 30)
             assert await a.present("R1") == [ann_a]
             assert await a.present("R2") == []
+            await b.beat("R3", ann_b, 0.1)  # a worker that dies and nobody asks about R3
+            assert broker.rooms_present == 2
+            broker.sweep_every_s = 0.05
+            await broker.stop()
+            await broker.start()  # the sweeper, at the new pace
+            await asyncio.sleep(0.3)
+            assert broker.rooms_present == 1  # R1 still beats, R3 is gone
             await broker.stop()
             await asyncio.sleep(0.1)
             with pytest.raises(PubSubUnavailable):

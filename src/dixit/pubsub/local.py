@@ -13,7 +13,8 @@ Wire format, both ways: frames of a 4-byte big-endian length and a UTF-8 JSON ar
   publisher's own included, as Redis does).
 
 The broker handles one frame at a time, so a subscription answered before a publish is
-delivered that publish. Presence entries expire on the broker's clock. A connection whose
+delivered that publish. Presence entries expire on the broker's clock (a room whose entries all
+expired is forgotten within :attr:`Broker.sweep_every_s`). A connection whose
 unsent deliveries pass :attr:`Broker.max_buffer` bytes is dropped (a worker too slow to read):
 it reconnects and reports a gap, as after any drop. A worker whose connection fails reconnects
 with backoff (0.05 s doubling to 0.5 s), subscribes again to every channel in use, then delivers
@@ -76,6 +77,7 @@ class Broker:
     """The fan-out and presence hub of one machine's workers (run by the supervisor)."""
 
     max_buffer = 8 * 1024 * 1024  # unsent bytes to one worker before it is dropped
+    sweep_every_s = 30.0
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
@@ -84,6 +86,7 @@ class Broker:
         self._peers: set[_Peer] = set()
         self._presence: dict[str, dict[Here, float]] = {}
         self._handlers: set[asyncio.Task[Any]] = set()
+        self._sweeper: asyncio.Task[None] | None = None
 
     @property
     def url(self) -> str:
@@ -94,8 +97,19 @@ class Broker:
             os.unlink(self.path)  # left by a broker that was killed
         self._server = await asyncio.start_unix_server(self._serve, path=self.path)
         os.chmod(self.path, 0o600)
+        self._sweeper = asyncio.create_task(self._sweep())
+
+    @property
+    def rooms_present(self) -> int:
+        """Rooms with presence entries held (expired ones go within :attr:`sweep_every_s`)."""
+        return len(self._presence)
 
     async def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+            self._sweeper = None
         if self._server is not None:
             self._server.close()
             for peer in list(self._peers):
@@ -143,6 +157,21 @@ class Broker:
                     del self._channels[channel]
         peer.channels.clear()
 
+    @staticmethod
+    def _expire(entries: dict[Here, float], now: float) -> None:
+        for gone in [h for h, until in entries.items() if until <= now]:
+            del entries[gone]
+
+    async def _sweep(self) -> None:
+        """Forget rooms whose every entry expired (their sockets' process died)."""
+        while True:
+            await asyncio.sleep(self.sweep_every_s)
+            now = time.monotonic()
+            for room, entries in list(self._presence.items()):
+                self._expire(entries, now)
+                if not entries:
+                    del self._presence[room]
+
     def _send(self, peer: _Peer, frame: bytes) -> None:
         writer = peer.writer
         if writer.is_closing():
@@ -176,22 +205,22 @@ class Broker:
             return None
         if op == "beat":
             room, here, ttl_s = str(item[2]), Here(*map(str, item[3:6])), float(item[6])
-            self._presence.setdefault(room, {})[here] = time.monotonic() + ttl_s
+            entries = self._presence.setdefault(room, {})
+            self._expire(entries, time.monotonic())
+            entries[here] = time.monotonic() + ttl_s
             return None
         if op == "leave":
             room, here = str(item[2]), Here(*map(str, item[3:6]))
-            entries = self._presence.get(room)
-            if entries is not None:
-                entries.pop(here, None)
-                if not entries:
+            held = self._presence.get(room)
+            if held is not None:
+                held.pop(here, None)
+                if not held:
                     del self._presence[room]
             return None
         if op == "present":
             room = str(item[2])
-            now = time.monotonic()
             entries = self._presence.get(room, {})
-            for gone in [h for h, until in entries.items() if until <= now]:
-                del entries[gone]
+            self._expire(entries, time.monotonic())
             if not entries:
                 self._presence.pop(room, None)
             return [[h.seat, h.process, h.socket] for h in sorted(entries)]
