@@ -298,19 +298,19 @@ class _Link:
                         self._recovery = asyncio.create_task(self._recover(self._generation))
                 assert self._reader is not None
                 item = await _read_frame(self._reader)
-            except (*LOST, PubSubUnavailable, ValueError) as error:
+                if item[0] == "m":
+                    self._on_message(str(item[1]), str(item[2]))
+                elif item[0] == "r":
+                    future = self._waiting.pop(item[1], None)
+                    if future is not None and not future.done():
+                        future.set_result(item[2])
+            except (*LOST, PubSubUnavailable, ValueError, IndexError, TypeError) as error:
+                # Lost, or a frame that makes no sense: start again on a fresh connection.
                 if self.down_since is None:
                     self.down_since = time.monotonic()
                 self._disconnect(str(error) or type(error).__name__)
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, self.backoff_s[1])
-                continue
-            if item[0] == "m":
-                self._on_message(item[1], item[2])
-            elif item[0] == "r":
-                future = self._waiting.pop(item[1], None)
-                if future is not None and not future.done():
-                    future.set_result(item[2])
 
     async def _recover(self, generation: int) -> None:
         with contextlib.suppress(PubSubUnavailable):
