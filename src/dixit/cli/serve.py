@@ -47,6 +47,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     )
     parser.add_argument("--max-rooms", type=int, default=5000, help="rooms per process")
     parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="server processes sharing the port, one per core (default: 1); they share the "
+        "event store (SQLite or PostgreSQL, not memory://) and, without --pubsub redis://, "
+        "fan out through a broker this process runs; a worker that dies is started again "
+        "(docs/deploy.md, 'Every core')",
+    )
+    parser.add_argument(
         "--ws-compression",
         action=argparse.BooleanOptionalAction,
         default=False,
@@ -87,6 +97,20 @@ def run(args: argparse.Namespace) -> int:
     if problem:
         _say(args.log_format, "error", f"dixit serve: cannot start: {problem}", sys.stderr)
         return 2
+    if args.workers > 1:
+        from dixit.server.workers import WorkerOptions, serve_workers
+
+        options = WorkerOptions(args.log_level, args.log_format, args.ws_compression)
+        return serve_workers(
+            config,
+            args.host,
+            args.port,
+            args.workers,
+            options,
+            lambda level, text: _say(
+                args.log_format, level, text, sys.stderr if level == "error" else sys.stdout
+            ),
+        )
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::", "::1") else args.host
     _say(
         args.log_format,

@@ -1,6 +1,8 @@
 """Fan-out of small text messages between server processes, chosen by URL.
 
-``memory://`` (one process, the default) or ``redis://host:port/db``. Each subscription has a
+``memory://`` (one process, the default), ``redis://host:port/db``, or
+``unix:///path/broker.sock`` (the workers of ``dixit serve --workers N``, through the local
+broker their supervisor runs: :mod:`dixit.pubsub.local`). Each subscription has a
 bounded queue: a subscriber that falls behind loses the oldest messages and is told so through
 ``Subscription.dropped`` (the server then resynchronises from the event store). This package
 imports nothing else of the project.
@@ -20,7 +22,11 @@ def open_pubsub(url: str) -> PubSub:
         from .redis import RedisPubSub
 
         return RedisPubSub(url)
-    raise ValueError(f"unsupported pub/sub URL {url!r} (memory://, redis://…)")
+    if url.startswith("unix:"):
+        from .local import UnixPubSub
+
+        return UnixPubSub(url)
+    raise ValueError(f"unsupported pub/sub URL {url!r} (memory://, redis://…, unix:///…)")
 
 
 __all__ = [

@@ -136,9 +136,14 @@ class RedisPresence:
 
 
 def open_presence(url: str) -> Presence:
-    """Presence for ``memory://`` or ``redis://…`` (the same URL as the fan-out)."""
+    """Presence for ``memory://``, ``redis://…`` or ``unix:///…`` (the same URL as the
+    fan-out)."""
     if url.startswith("memory:"):
         return MemoryPresence()
     if url.startswith(("redis:", "rediss:")):
         return RedisPresence(url)
-    raise ValueError(f"unsupported presence URL {url!r} (memory://, redis://…)")
+    if url.startswith("unix:"):
+        from .local import UnixPresence
+
+        return UnixPresence(url)
+    raise ValueError(f"unsupported presence URL {url!r} (memory://, redis://…, unix:///…)")

@@ -1,0 +1,451 @@
+"""Fan-out and presence between the worker processes of one machine, without Redis.
+
+``dixit serve --workers N`` (with no ``--pubsub``) runs a :class:`Broker` in the supervising
+process on a Unix domain socket; every worker opens ``unix:///path/to/broker.sock`` with
+:class:`UnixPubSub` (fan-out) and :class:`UnixPresence` (who is connected where).
+
+Wire format, both ways: frames of a 4-byte big-endian length and a UTF-8 JSON array.
+
+- requests ``[op, id, …]``: ``sub``/``unsub`` channel, ``pub`` channel message,
+  ``beat`` room seat process socket ttl_s, ``leave`` room seat process socket, ``present``
+  room, ``ping``; the broker answers ``["r", id, result]`` in order (id 0: no answer wanted);
+- deliveries ``["m", channel, message]``, to every connection subscribed to the channel (the
+  publisher's own included, as Redis does).
+
+The broker handles one frame at a time, so a subscription answered before a publish is
+delivered that publish. Presence entries expire on the broker's clock (a room whose entries all
+expired is forgotten within :attr:`Broker.sweep_every_s`). A connection whose
+unsent deliveries pass :attr:`Broker.max_buffer` bytes is dropped (a worker too slow to read):
+it reconnects and reports a gap, as after any drop. A worker whose connection fails reconnects
+with backoff (0.05 s doubling to 0.5 s), subscribes again to every channel in use, then delivers
+:data:`~dixit.pubsub.base.GAP` to every subscription and runs ``on_gap`` callbacks, as
+:class:`~dixit.pubsub.redis.RedisPubSub` does; requests meanwhile fail with
+:class:`~dixit.pubsub.base.PubSubUnavailable`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import os
+import struct
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from .base import PubSubUnavailable, Subscription
+from .presence import Here
+
+HEADER = struct.Struct(">I")
+MAX_FRAME = 16 * 1024 * 1024
+LOST = (OSError, EOFError, asyncio.IncompleteReadError, ConnectionError)
+
+
+def socket_path(url: str) -> str:
+    """``unix:///run/dixit/broker.sock`` → ``/run/dixit/broker.sock``."""
+    scheme, sep, rest = url.partition("://")
+    if scheme != "unix" or not sep or not rest.startswith("/"):
+        raise ValueError(f"unsupported local broker URL {url!r} (unix:///absolute/path.sock)")
+    return rest
+
+
+def _frame(item: list[Any]) -> bytes:
+    data = json.dumps(item, ensure_ascii=False, separators=(",", ":")).encode()
+    return HEADER.pack(len(data)) + data
+
+
+async def _read_frame(reader: asyncio.StreamReader) -> list[Any]:
+    (size,) = HEADER.unpack(await reader.readexactly(HEADER.size))
+    if size > MAX_FRAME:
+        raise ConnectionError(f"frame of {size} bytes")
+    item = json.loads(await reader.readexactly(size))
+    if not isinstance(item, list) or not item:
+        raise ConnectionError("malformed frame")
+    return item
+
+
+class _Peer:
+    def __init__(self, writer: asyncio.StreamWriter) -> None:
+        self.writer = writer
+        self.channels: set[str] = set()
+
+
+class Broker:
+    """The fan-out and presence hub of one machine's workers (run by the supervisor)."""
+
+    max_buffer = 8 * 1024 * 1024  # unsent bytes to one worker before it is dropped
+    sweep_every_s = 30.0
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self._server: asyncio.Server | None = None
+        self._channels: dict[str, set[_Peer]] = {}
+        self._peers: set[_Peer] = set()
+        self._presence: dict[str, dict[Here, float]] = {}
+        self._handlers: set[asyncio.Task[Any]] = set()
+        self._sweeper: asyncio.Task[None] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"unix://{self.path}"
+
+    async def start(self) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.path)  # left by a broker that was killed
+        self._server = await asyncio.start_unix_server(self._serve, path=self.path)
+        os.chmod(self.path, 0o600)
+        self._sweeper = asyncio.create_task(self._sweep())
+
+    @property
+    def rooms_present(self) -> int:
+        """Rooms with presence entries held (expired ones go within :attr:`sweep_every_s`)."""
+        return len(self._presence)
+
+    async def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+            self._sweeper = None
+        if self._server is not None:
+            self._server.close()
+            for peer in list(self._peers):
+                peer.writer.close()
+            # Each connection's handler sees its socket closed and ends.
+            await asyncio.gather(*self._handlers, return_exceptions=True)
+            await self._server.wait_closed()
+            self._server = None
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.path)
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        peer = _Peer(writer)
+        self._peers.add(peer)
+        handler = asyncio.current_task()
+        if handler is not None:
+            self._handlers.add(handler)
+        try:
+            while True:
+                item = await _read_frame(reader)
+                result = self._handle(peer, item)
+                ident = item[1] if len(item) > 1 else 0
+                if ident:
+                    self._send(peer, _frame(["r", ident, result]))
+                if writer.is_closing():
+                    break
+                await writer.drain()
+        except (*LOST, ValueError, TypeError, IndexError):
+            pass  # the worker went away (or spoke nonsense): forget it
+        finally:
+            if handler is not None:
+                self._handlers.discard(handler)
+            self._drop(peer)
+            writer.close()
+            with contextlib.suppress(*LOST):
+                await writer.wait_closed()
+
+    def _drop(self, peer: _Peer) -> None:
+        self._peers.discard(peer)
+        for channel in peer.channels:
+            subscribers = self._channels.get(channel)
+            if subscribers is not None:
+                subscribers.discard(peer)
+                if not subscribers:
+                    del self._channels[channel]
+        peer.channels.clear()
+
+    @staticmethod
+    def _expire(entries: dict[Here, float], now: float) -> None:
+        for gone in [h for h, until in entries.items() if until <= now]:
+            del entries[gone]
+
+    async def _sweep(self) -> None:
+        """Forget rooms whose every entry expired (their sockets' process died)."""
+        while True:
+            await asyncio.sleep(self.sweep_every_s)
+            now = time.monotonic()
+            for room, entries in list(self._presence.items()):
+                self._expire(entries, now)
+                if not entries:
+                    del self._presence[room]
+
+    def _send(self, peer: _Peer, frame: bytes) -> None:
+        writer = peer.writer
+        if writer.is_closing():
+            return
+        writer.write(frame)
+        if writer.transport.get_write_buffer_size() > self.max_buffer:
+            writer.close()  # it reconnects and resynchronises (a gap)
+            self._drop(peer)
+
+    def _handle(self, peer: _Peer, item: list[Any]) -> Any:
+        op = item[0]
+        if op == "pub":
+            channel, message = str(item[2]), str(item[3])
+            delivery = _frame(["m", channel, message])  # encoded once for every subscriber
+            for subscriber in list(self._channels.get(channel, ())):
+                self._send(subscriber, delivery)
+            return None
+        if op == "sub":
+            channel = str(item[2])
+            self._channels.setdefault(channel, set()).add(peer)
+            peer.channels.add(channel)
+            return None
+        if op == "unsub":
+            channel = str(item[2])
+            peer.channels.discard(channel)
+            subscribers = self._channels.get(channel)
+            if subscribers is not None:
+                subscribers.discard(peer)
+                if not subscribers:
+                    del self._channels[channel]
+            return None
+        if op == "beat":
+            room, here, ttl_s = str(item[2]), Here(*map(str, item[3:6])), float(item[6])
+            entries = self._presence.setdefault(room, {})
+            self._expire(entries, time.monotonic())
+            entries[here] = time.monotonic() + ttl_s
+            return None
+        if op == "leave":
+            room, here = str(item[2]), Here(*map(str, item[3:6]))
+            held = self._presence.get(room)
+            if held is not None:
+                held.pop(here, None)
+                if not held:
+                    del self._presence[room]
+            return None
+        if op == "present":
+            room = str(item[2])
+            entries = self._presence.get(room, {})
+            self._expire(entries, time.monotonic())
+            if not entries:
+                self._presence.pop(room, None)
+            return [[h.seat, h.process, h.socket] for h in sorted(entries)]
+        if op == "ping":
+            return "pong"
+        raise ValueError(f"unknown operation {op!r}")
+
+
+class _Link:
+    """One worker's connection to the broker: requests with answers, deliveries, and
+    reconnection with backoff (``on_back`` runs once it is up again)."""
+
+    backoff_s = (0.05, 0.5)
+    timeout_s = 2.0
+
+    def __init__(
+        self,
+        path: str,
+        on_message: Callable[[str, str], None],
+        on_back: Callable[[], Awaitable[None]],
+    ) -> None:
+        self.path = path
+        self._on_message = on_message
+        self._on_back = on_back
+        self._reader: asyncio.StreamReader | None = None
+        self._writer: asyncio.StreamWriter | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._waiting: dict[int, asyncio.Future[Any]] = {}
+        self._ids = itertools.count(1)
+        self._closing = False
+        self._generation = 0  # connections made
+        self._recovery: asyncio.Task[None] | None = None
+        self.down_since: float | None = None
+
+    async def open(self) -> None:
+        try:
+            await self._connect()
+        except LOST as error:
+            raise PubSubUnavailable(f"local broker unreachable at {self.path}: {error}") from None
+        self._task = asyncio.create_task(self._run())
+
+    async def _connect(self) -> None:
+        self._reader, self._writer = await asyncio.wait_for(
+            asyncio.open_unix_connection(self.path), self.timeout_s
+        )
+
+    async def close(self) -> None:
+        self._closing = True
+        for task in (self._task, self._recovery):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self._disconnect("closed")
+
+    def _disconnect(self, why: str) -> None:
+        writer, self._writer, self._reader = self._writer, None, None
+        if writer is not None:
+            writer.close()
+        waiting, self._waiting = self._waiting, {}
+        for future in waiting.values():
+            if not future.done():
+                future.set_exception(PubSubUnavailable(f"local broker unreachable: {why}"))
+
+    async def _run(self) -> None:
+        backoff = self.backoff_s[0]
+        while not self._closing:
+            try:
+                if self._reader is None:
+                    await self._connect()
+                    backoff = self.backoff_s[0]
+                    self._generation += 1
+                    if self.down_since is not None:
+                        # Its requests are answered through this loop: run it beside it.
+                        self._recovery = asyncio.create_task(self._recover(self._generation))
+                assert self._reader is not None
+                item = await _read_frame(self._reader)
+                if item[0] == "m":
+                    self._on_message(str(item[1]), str(item[2]))
+                elif item[0] == "r":
+                    future = self._waiting.pop(item[1], None)
+                    if future is not None and not future.done():
+                        future.set_result(item[2])
+            except (*LOST, PubSubUnavailable, ValueError, IndexError, TypeError) as error:
+                # Lost, or a frame that makes no sense: start again on a fresh connection.
+                if self.down_since is None:
+                    self.down_since = time.monotonic()
+                self._disconnect(str(error) or type(error).__name__)
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, self.backoff_s[1])
+
+    async def _recover(self, generation: int) -> None:
+        with contextlib.suppress(PubSubUnavailable):
+            await self._on_back()
+            if generation == self._generation and self._writer is not None:
+                self.down_since = None
+
+    def send(self, *item: Any) -> None:
+        """A request with no answer (best effort: nothing happens while the broker is away)."""
+        if self._writer is not None and not self._writer.is_closing():
+            self._writer.write(_frame([item[0], 0, *item[1:]]))
+
+    async def request(self, op: str, *args: Any) -> Any:
+        """Send a request and wait for its answer; :class:`PubSubUnavailable` while the broker
+        is unreachable or does not answer within :attr:`timeout_s`."""
+        writer = self._writer
+        if writer is None or writer.is_closing():
+            raise PubSubUnavailable("local broker unreachable: reconnecting")
+        ident = next(self._ids)
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
+        self._waiting[ident] = future
+        # A timer rather than asyncio.wait_for: no task per request.
+        timer = loop.call_later(self.timeout_s, _expire, future, self.timeout_s)
+        try:
+            writer.write(_frame([op, ident, *args]))
+            return await future
+        except RuntimeError as error:  # the transport was closed under us
+            raise PubSubUnavailable(f"local broker unreachable: {error}") from None
+        finally:
+            timer.cancel()
+            self._waiting.pop(ident, None)
+
+
+def _expire(future: asyncio.Future[Any], after_s: float) -> None:
+    if not future.done():
+        future.set_exception(
+            PubSubUnavailable(f"local broker unreachable: no answer in {after_s:g} s")
+        )
+
+
+class UnixPubSub:
+    """Fan-out through the local :class:`Broker` (``unix:///path/broker.sock``)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self._subs: dict[str, set[Subscription]] = {}
+        self._link = _Link(socket_path(url), self._deliver, self._came_back)
+        self.gaps = 0  # outages the connection came back from
+        self.on_gap: list[Callable[[], None]] = []
+
+    @property
+    def down_since(self) -> float | None:
+        return self._link.down_since
+
+    @property
+    def connected(self) -> bool:
+        return self._link.down_since is None
+
+    async def open(self) -> None:
+        await self._link.open()
+
+    async def close(self) -> None:
+        await self._link.close()
+        for subs in list(self._subs.values()):
+            for sub in list(subs):
+                sub.close()
+
+    async def check(self) -> None:
+        """Raise :class:`PubSubUnavailable` unless the broker answers now."""
+        if self._link.down_since is not None:
+            raise PubSubUnavailable("local broker unreachable: reconnecting")
+        await self._link.request("ping")
+
+    async def publish(self, channel: str, message: str) -> None:
+        await self._link.request("pub", channel, message)
+
+    async def subscribe(self, channel: str) -> Subscription:
+        sub = Subscription(channel, self._remove)
+        first = channel not in self._subs
+        self._subs.setdefault(channel, set()).add(sub)
+        if first:
+            # While the broker is away the reconnection subscribes this channel and reports
+            # the gap, so subscribing never fails.
+            with contextlib.suppress(PubSubUnavailable):
+                await self._link.request("sub", channel)
+        return sub
+
+    def _remove(self, sub: Subscription) -> None:
+        subs = self._subs.get(sub.channel)
+        if subs is None:
+            return
+        subs.discard(sub)
+        if not subs:
+            del self._subs[sub.channel]
+            self._link.send("unsub", sub.channel)
+
+    def _deliver(self, channel: str, message: str) -> None:
+        for sub in list(self._subs.get(channel, ())):
+            sub.deliver(message)
+
+    async def _came_back(self) -> None:
+        for channel in list(self._subs):
+            await self._link.request("sub", channel)
+        self.gaps += 1
+        for subs in list(self._subs.values()):
+            for sub in list(subs):
+                sub.gap()
+        for callback in list(self.on_gap):
+            callback()
+
+
+class UnixPresence:
+    """Presence kept by the local :class:`Broker`; entries expire on the broker's clock."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self._link = _Link(socket_path(url), lambda channel, message: None, _nothing)
+
+    async def open(self) -> None:
+        await self._link.open()
+
+    async def close(self) -> None:
+        await self._link.close()
+
+    async def beat(self, room: str, here: Here, ttl_s: float) -> None:
+        await self._link.request("beat", room, here.seat, here.process, here.socket, ttl_s)
+
+    async def leave(self, room: str, here: Here) -> None:
+        await self._link.request("leave", room, here.seat, here.process, here.socket)
+
+    async def present(self, room: str) -> list[Here]:
+        entries = await self._link.request("present", room)
+        return sorted(Here(*entry) for entry in entries)
+
+
+async def _nothing() -> None:
+    return None

@@ -1,0 +1,159 @@
+"""The local broker of ``dixit serve --workers N`` (no Redis): a real broker on a Unix socket,
+real worker-side clients (two, as two workers would have), through the public URLs."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import tempfile
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import pytest
+
+from dixit.pubsub import GAP, Here, PubSubUnavailable, open_presence, open_pubsub
+from dixit.pubsub.local import Broker, UnixPubSub, socket_path
+
+
+@asynccontextmanager
+async def _broker() -> AsyncIterator[Broker]:
+    with tempfile.TemporaryDirectory(prefix="dixit-broker-") as root:
+        broker = Broker(Path(root) / "broker.sock")
+        await broker.start()
+        try:
+            yield broker
+        finally:
+            await broker.stop()
+
+
+async def _get(sub: object) -> str | None:
+    return await asyncio.wait_for(sub.get(), 5)  # type: ignore[attr-defined]
+
+
+def test_messages_reach_every_subscribing_worker_in_order() -> None:
+    async def main() -> None:
+        async with _broker() as broker:
+            a, b = open_pubsub(broker.url), open_pubsub(broker.url)
+            assert isinstance(a, UnixPubSub)
+            await a.open()
+            await b.open()
+            await a.check()
+            on_a, on_b = await a.subscribe("room:X"), await b.subscribe("room:X")
+            second_on_b = await b.subscribe("room:X")
+            other = await b.subscribe("room:Y")
+            for i in range(50):
+                await a.publish("room:X", f"m{i}\nwith a newline")
+            for sub in (on_a, on_b, second_on_b):  # the publisher's own subscription too
+                assert [await _get(sub) for _ in range(50)] == [
+                    f"m{i}\nwith a newline" for i in range(50)
+                ]
+            await b.publish("room:Y", json.dumps({"é": "ü"}, ensure_ascii=False))
+            assert json.loads(await _get(other) or "") == {"é": "ü"}
+            on_b.close()
+            second_on_b.close()  # b's last subscriber of room:X: b unsubscribes at the broker
+            await b.check()  # the broker has handled the unsubscription by its answer
+            await a.publish("room:X", "late")
+            assert await _get(on_a) == "late"
+            assert await _get(on_b) is None
+            assert (on_a.dropped, other.dropped) == (0, 0)
+            await a.close()
+            await b.close()
+            assert await _get(on_a) is None
+
+    asyncio.run(main())
+
+
+def test_a_broker_restart_is_reported_as_a_gap_and_subscriptions_come_back() -> None:
+    async def main() -> None:
+        async with _broker() as broker:
+            bus = open_pubsub(broker.url)
+            await bus.open()
+            assert isinstance(bus, UnixPubSub)
+            gaps: list[int] = []
+            bus.on_gap.append(lambda: gaps.append(1))
+            sub = await bus.subscribe("room:X")
+            await bus.publish("room:X", "before")
+            assert await _get(sub) == "before"
+
+            await broker.stop()
+            for _ in range(100):
+                if not bus.connected:
+                    break
+                await asyncio.sleep(0.02)
+            assert not bus.connected
+            with pytest.raises(PubSubUnavailable):
+                await bus.check()
+            with pytest.raises(PubSubUnavailable):
+                await bus.publish("room:X", "lost")
+            late = await bus.subscribe("room:Z")  # subscribing while down never fails
+
+            await broker.start()  # the same path, as a restarted supervisor would
+            for _ in range(250):
+                if bus.connected:
+                    break
+                await asyncio.sleep(0.02)
+            assert bus.connected and bus.gaps == 1 and gaps == [1]
+            await bus.check()
+            assert await _get(sub) == GAP and await _get(late) == GAP
+            assert (sub.gaps, sub.dropped) == (1, 1)
+            other = open_pubsub(broker.url)  # another worker publishes: both channels are back
+            await other.open()
+            await other.publish("room:X", "after")
+            await other.publish("room:Z", "after z")
+            assert await _get(sub) == "after"
+            assert await _get(late) == "after z"
+            await other.close()
+            await bus.close()
+
+    asyncio.run(main())
+
+
+def test_presence_from_every_worker_until_it_expires_or_leaves() -> None:
+    async def main() -> None:
+        async with _broker() as broker:
+            a, b = open_presence(broker.url), open_presence(broker.url)
+            await a.open()
+            await b.open()
+            ann_a, ann_b = Here("p1", "w1", "s1"), Here("p1", "w2", "s9")
+            bo = Here("p2", "w1", "s2")
+            await a.beat("R1", ann_a, 30)
+            await a.beat("R1", bo, 30)
+            await b.beat("R1", ann_b, 0.3)
+            assert await b.present("R1") == [ann_a, ann_b, bo]
+            await a.leave("R1", bo)
+            assert await b.present("R1") == [ann_a, ann_b]
+            await asyncio.sleep(0.5)  # worker 2 stopped beating
+            assert await a.present("R1") == [ann_a]
+            await a.beat("R1", ann_a, 30)
+            assert await a.present("R1") == [ann_a]
+            assert await a.present("R2") == []
+            await b.beat("R3", ann_b, 0.1)  # a worker that dies and nobody asks about R3
+            assert broker.rooms_present == 2
+            broker.sweep_every_s = 0.05
+            await broker.stop()
+            await broker.start()  # the sweeper, at the new pace
+            await asyncio.sleep(0.3)
+            assert broker.rooms_present == 1  # R1 still beats, R3 is gone
+            await broker.stop()
+            await asyncio.sleep(0.1)
+            with pytest.raises(PubSubUnavailable):
+                await a.beat("R1", ann_a, 30)
+            await a.close()
+            await b.close()
+
+    asyncio.run(main())
+
+
+def test_an_absent_broker_refuses_at_open_and_bad_urls_are_refused() -> None:
+    async def main() -> None:
+        with tempfile.TemporaryDirectory() as root:
+            bus = open_pubsub(f"unix://{root}/none.sock")
+            with pytest.raises(PubSubUnavailable, match="local broker unreachable"):
+                await bus.open()
+
+    asyncio.run(main())
+    with pytest.raises(ValueError):
+        socket_path("unix://relative.sock")
+    with pytest.raises(ValueError):
+        open_presence("unix:relative")
