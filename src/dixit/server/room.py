@@ -16,7 +16,7 @@ import dataclasses
 import logging
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from dixit.engine import (
@@ -34,7 +34,7 @@ from dixit.protocol import messages as m
 from dixit.protocol.codes import ErrorCode as Code
 from dixit.protocol.codes import NoticeCode
 from dixit.protocol.convert import ack_json, error_json
-from dixit.pubsub import PubSub
+from dixit.pubsub import Here, MemoryPresence, Presence, PubSub
 from dixit.storage import EventStore, RoomRecord, StoredEvent, VersionConflict
 
 from . import handlers, lobby
@@ -43,9 +43,10 @@ from .cards import CardSource, UnknownDeck
 from .chat import TALK_MESSAGES, TableTalk
 from .config import ServerConfig
 from .connection import Connection
+from .driver import Driver
 from .errors import ServerError
 from .fanout import Fanout, you
-from .follow import Follower
+from .follow import Attendance, Follower, Note
 from .records import RoomRecordData, SeatRecord
 from .roomview import room_view
 from .shelf import readable
@@ -61,6 +62,7 @@ class Services:
     cards: CardSource
     pubsub: PubSub
     origin: str  # this process, in fan-out messages (several processes may share a store)
+    presence: Presence = field(default_factory=MemoryPresence)  # who is connected, shared
 
 
 class Room:
@@ -74,6 +76,14 @@ class Room:
         self.seen: dict[tuple[str, str], int] = {}
         self.fanout = Fanout()
         self.follower = Follower(services.pubsub, data.code, services.origin)
+        self.attendance = Attendance(
+            services.presence,
+            data.code,
+            services.origin,
+            services.config.presence_beat_s,
+            self._presence_changed,
+        )
+        self.driver = Driver(self)
         self.autoplay = Autoplay(self)
         self.closed = False
         self._readable: tuple[tuple[str, ...], bool] | None = None
@@ -104,8 +114,9 @@ class Room:
 
     async def listen(self) -> None:
         """Follow the changes other server processes make to this room."""
-        await self.follower.start(self.lock, self.sync_from_store)
+        await self.follower.start(self.lock, self.sync_from_store, self._heard)
         await self.talk.listen()
+        self.attendance.start()
 
     def _remember_commands(self, stored: Sequence[StoredEvent]) -> None:
         """Command ids already applied (a resend is acknowledged, never applied again)."""
@@ -139,9 +150,13 @@ class Room:
         self.autoplay.after_change()
 
     def shutdown(self) -> None:
+        """Stop following and driving the room (the lease is given back: see
+        ``driver.released``) and close its sockets here."""
         self.closed = True
         self.follower.stop()
+        self.driver.shutdown()
         self.autoplay.shutdown()
+        self.attendance.stop()
         self.fanout.close_all()
         self.talk.close()
 
@@ -242,15 +257,19 @@ class Room:
             self._readable = None
             self._send_room()
 
+    def online(self) -> set[str]:
+        """Seats with a socket on any process (this one's, and the shared presence's copy)."""
+        return self.fanout.online() | self.attendance.seats()
+
     def room_state(self) -> m.RoomState:
-        online = self.fanout.online()
+        online = self.online()
         return room_view(
             self.data,
             self.settings,
             self.state,
             online=online,
             reading=reveal_waiting(self.data, online),
-            spectators=self.fanout.spectators(),
+            spectators=self.fanout.spectators() + self.attendance.spectators(),
             bots_can_read=self.bots_can_read(),
         )
 
@@ -259,7 +278,58 @@ class Room:
             self.fanout.send_room(self.room_state(), self.data.host, skip)
 
     def notice(self, code: NoticeCode, message: str, seat: str | None) -> None:
-        self.fanout.send_all(m.Notice(code=code, message=message, seat=seat))
+        """To every socket of the room: here at once, on other processes through their
+        followers (each socket gets it once)."""
+        notice = m.Notice(code=code, message=message, seat=seat)
+        self.fanout.send_all(notice)
+        self.follower.tell("notice", notice.model_dump(mode="json"))
+
+    # ------------------------------------------------------------------ other processes
+
+    def _heard(self, note: Note) -> None:
+        """A note on the room's channel other than a change (those are synced from the store)."""
+        origin = note.get("origin")
+        mine = origin == self.services.origin
+        if "notice" in note:
+            if not mine:
+                self.fanout.send_all(m.Notice.model_validate(note["notice"]))
+            return
+        for kind in ("attach", "detach"):
+            body = note.get(kind)
+            if not isinstance(body, dict) or not isinstance(origin, str):
+                continue
+            seat, socket = body.get("seat") or "", str(body.get("socket"))
+            if mine:
+                conn = self.fanout.conns.get(int(socket)) if socket.isdigit() else None
+                if conn is not None and kind == "attach":
+                    self.attendance.announced(conn)
+                return
+            here = Here(seat, origin, socket)
+            if kind == "detach":
+                self.attendance.went(here)
+                return
+            if seat:  # one socket per seat: the one whose note came last stays
+                for conn in list(self.fanout.conns.values()):
+                    if conn.seat == seat and self.attendance.replaceable(conn):
+                        self._replaced(conn)
+            self.attendance.came(here)
+
+    def _replaced(self, conn: Connection) -> None:
+        conn.send(m.Closed(code=Code.REPLACED, message="this seat connected elsewhere"))
+        conn.close()
+        self.fanout.remove(conn)
+        self._departed(conn)
+
+    def _departed(self, conn: Connection) -> None:
+        if self.attendance.depart(conn):
+            self.follower.tell("detach", {"seat": conn.seat, "socket": str(conn.id)})
+
+    def _presence_changed(self) -> None:
+        """Sockets came or went on another process: connected flags, the reveal's wait."""
+        if self.closed:
+            return
+        self._send_room()
+        self.autoplay.after_change()
 
     # ------------------------------------------------------------------ sockets
 
@@ -282,8 +352,16 @@ class Room:
             self._send_room(skip=conn.id)
             if back and seat is not None:
                 self._tell_reclaimed(seat)
+        if conn.closed:
+            return
+        # Shared presence, then a note: other processes close their socket of this seat.
+        await self.attendance.arrive(conn)
+        body = {"seat": conn.seat, "socket": str(conn.id)}
+        if not await self.follower.note("attach", body):
+            self.attendance.announced(conn)  # no order to wait for
 
     def detach(self, conn: Connection) -> None:
+        self._departed(conn)
         if self.fanout.remove(conn):
             self._send_room()
             self.autoplay.after_change()  # a reveal no longer waits for whoever went
