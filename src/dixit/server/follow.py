@@ -212,6 +212,13 @@ class Attendance:
             self._spawn(self._leave(here))
         self._mine.clear()
 
+    def abandon(self) -> None:
+        """Stop beating at once and leave nothing: what a killed process does (entries
+        expire)."""
+        if self._task is not None:
+            self._task.cancel()
+        self._mine.clear()
+
     async def left(self) -> None:
         """Wait until the entries removed at :meth:`stop` are gone from the shared presence."""
         while self._tasks:

@@ -77,7 +77,10 @@ class Shelf:
 
     async def book_for_game(self) -> CardBook:
         self.prepare()
-        assert self._task is not None
+        game = self.room.data.game_number
+        if self._task is None or self._game != game:  # a timer plays for a person
+            self._game = game
+            self._task = asyncio.get_running_loop().create_task(self._build(game))
         return await asyncio.shield(self._task)
 
     def learn(self, events: Sequence[Event]) -> None:
