@@ -147,12 +147,13 @@ async def _is_some(value: Awaitable[str | None]) -> bool:
 
 def test_a_held_sqlite_lock_delays_the_timer_but_never_stops_it(tmp_path: Path) -> None:
     """An outside writer holds the SQLite lock across the deadline: writes fail with
-    store/busy meanwhile (lease renewals too); once it lets go the timer still plays."""
+    store/busy meanwhile (lease renewals too); once it lets go the timer still plays, and then
+    the computer player submits."""
 
     async def main() -> None:
         async with processes(tmp_path, "memory://", count=1, lock_wait_s=0.2) as (a,):
             code, (ann, _bo, _cy) = await create(
-                a, ["Bo", "Cy"], first_storyteller="host", timers={"clue": 1}
+                a, ["Bo", "Cy"], bots=1, first_storyteller="host", timers={"clue": 3}
             )
             ann_socket = await a.connect(code, ann)
             room = await a.room(code)
@@ -190,6 +191,12 @@ def test_a_held_sqlite_lock_delays_the_timer_but_never_stops_it(tmp_path: Path) 
             )
             timer_moves = [e for e in await stored(a, code) if e.actor == "timer:p1"]
             assert len(timer_moves) == 1
+            bot = next(s.id for s in room.data.seats if s.is_bot and not s.person)
+
+            async def submitted() -> bool:
+                return any(e.actor == f"bot:{bot}" for e in await stored(a, code))
+
+            await until_async(submitted, "the computer player submitted")
 
     run(main)
 
