@@ -91,8 +91,12 @@ class Follower:
                 note = _parse(text)
                 if note is None:
                     pass
-                elif "game" in note or note.get("gap"):
+                elif "game" in note:
                     pending = pending or note.get("origin") != self.origin
+                elif note.get("gap"):
+                    pending = True
+                    if heard is not None:
+                        heard(note)  # presence may be lost too: beat again now
                 elif heard is not None:
                     try:
                         heard(note)
@@ -295,6 +299,10 @@ class Attendance:
             self._failing = True
             return
         self._take(frozenset(h for h in present if h.process != self.origin))
+
+    def soon(self) -> None:
+        """Beat and read the shared presence now (after a fan-out outage)."""
+        self._spawn(self.beat())
 
     async def beat(self) -> None:
         for here in list(self._mine.values()):

@@ -290,6 +290,9 @@ class Room:
         """A note on the room's channel other than a change (those are synced from the store)."""
         origin = note.get("origin")
         mine = origin == self.services.origin
+        if note.get("gap"):
+            self.attendance.soon()  # a Redis restart loses presence: say "here" again now
+            return
         if "notice" in note:
             if not mine:
                 self.fanout.send_all(m.Notice.model_validate(note["notice"]))
