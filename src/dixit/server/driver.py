@@ -119,6 +119,10 @@ class Driver:
         lease = None
         if before is not None and self.driving:
             lease = await store.renew_lease(self.name, self.holder, self.ttl_s)
+        if lease is None and before is None:
+            current = await store.lease(self.name)  # a read: no write lock for a busy room
+            if current is not None and current.holder != self.holder:
+                return  # driven elsewhere
         if lease is None:
             # Free, expired (ours or a dead holder's), or ours still unexpired in the store.
             lease = await store.acquire_lease(self.name, self.holder, self.ttl_s)
