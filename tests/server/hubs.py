@@ -35,6 +35,7 @@ class CountingStore(SQLiteEventStore):
 
     conflicts = 0
     busy_timer_moves = 0  # this many timer moves fail first with store/busy (lock held)
+    stale_timer_moves = 0  # this many timer moves fail first as if another process wrote
 
     async def append(
         self, stream: str, expected_version: int, events: Sequence[JSONDict], **kw: Any
@@ -42,6 +43,9 @@ class CountingStore(SQLiteEventStore):
         if CountingStore.busy_timer_moves and (kw.get("actor") or "").startswith("timer:"):
             CountingStore.busy_timer_moves -= 1
             raise StoreBusy("database is locked (held by the test)")
+        if CountingStore.stale_timer_moves and (kw.get("actor") or "").startswith("timer:"):
+            CountingStore.stale_timer_moves -= 1
+            raise VersionConflict(stream, expected_version)
         try:
             return await super().append(stream, expected_version, events, **kw)
         except VersionConflict:
@@ -151,6 +155,7 @@ async def processes(
     procs: list[Proc] = []
     CountingStore.conflicts = 0
     CountingStore.busy_timer_moves = 0
+    CountingStore.stale_timer_moves = 0
     try:
         for i in range(count):
             store = CountingStore(tmp_path / "dixit.sqlite3", lock_wait_s=lock_wait_s)

@@ -201,9 +201,11 @@ def test_a_held_sqlite_lock_delays_the_timer_but_never_stops_it(tmp_path: Path) 
     run(main)
 
 
-def test_a_store_error_on_the_timer_move_is_tried_again(tmp_path: Path) -> None:
-    """The lease stays fine; the timer's own write fails three times: it is tried again
-    (backing off) until it is stored, once."""
+@pytest.mark.parametrize("failure", ["busy", "stale"])
+def test_a_store_error_on_the_timer_move_is_tried_again(tmp_path: Path, failure: str) -> None:
+    """The lease stays fine; the timer's own write fails three times (store/busy, or a version
+    conflict as if another process wrote first): it is tried again (backing off, or after
+    reading the room again) until it is stored, once."""
 
     async def main() -> None:
         async with processes(tmp_path, "memory://", count=1) as (a,):
@@ -211,13 +213,16 @@ def test_a_store_error_on_the_timer_move_is_tried_again(tmp_path: Path) -> None:
                 a, ["Bo", "Cy"], first_storyteller="host", timers={"clue": 1}
             )
             ann_socket = await a.connect(code, ann)
-            CountingStore.busy_timer_moves = 3
+            if failure == "busy":
+                CountingStore.busy_timer_moves = 3
+            else:
+                CountingStore.stale_timer_moves = 3
             assert (await ann_socket.send("start_game"))["type"] == "ack"
             await until(
                 lambda: ("timer/auto_played", "p1") in ann_socket.notices(),
                 "the timer played after the store let it",
             )
-            assert CountingStore.busy_timer_moves == 0
+            assert CountingStore.busy_timer_moves == CountingStore.stale_timer_moves == 0
             timer_moves = [e for e in await stored(a, code) if e.actor == "timer:p1"]
             assert len(timer_moves) == 1
             assert ann_socket.notices().count(("timer/auto_played", "p1")) == 1

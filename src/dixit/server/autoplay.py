@@ -167,6 +167,7 @@ class Autoplay:
         process wrote first: read the room again, then plan the step anew."""
         room = self.room
         delay = BACKOFF[0]
+        conflicts = 0
         while not room.closed and self.driving:
             try:
                 async with room.lock:
@@ -174,13 +175,16 @@ class Autoplay:
                         return
                 delay = BACKOFF[0]
                 continue
-            except VersionConflict:
+            except VersionConflict as conflict:
+                conflicts += 1
+                problem: Exception = conflict
                 try:
                     async with room.lock:
                         await room.sync_from_store()
-                    continue
+                    if conflicts < 3:
+                        continue  # plan again at once; past that, back off as well
                 except (StorageError, VersionConflict) as error:
-                    problem: Exception = error
+                    problem = error
             except StorageError as error:
                 problem = error
             log.warning(
