@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 from collections.abc import AsyncIterator
@@ -14,7 +15,7 @@ from fastapi.responses import Response
 from dixit.ops.observe import ServerMetrics, SocketProbe, timed_store
 from dixit.protocol import messages as m
 from dixit.protocol.schema import protocol_schema
-from dixit.pubsub import open_pubsub
+from dixit.pubsub import open_presence, open_pubsub
 from dixit.storage import open_store
 
 from . import http_errors
@@ -42,12 +43,15 @@ def create_app(config: ServerConfig) -> FastAPI:
         await store.open()
         pubsub = open_pubsub(config.pubsub)
         await pubsub.open()
+        presence = open_presence(config.pubsub)  # who is connected, shared like the fan-out
+        await presence.open()
         services = Services(
             config=config,
             store=timed_store(store, metrics),
             cards=card_source(config.data_dir),
             pubsub=pubsub,
             origin=secrets.token_hex(6),
+            presence=presence,
         )
         hub = Hub(services)
         metrics.live_rooms = lambda: len(hub.rooms)
@@ -58,7 +62,15 @@ def create_app(config: ServerConfig) -> FastAPI:
             yield
         finally:
             metrics.gc.remove()
+            rooms = list(hub.rooms.values())
             await hub.stop()
+            # Leases given back and presence left before the store and Redis go.
+            await asyncio.gather(
+                *(room.driver.released() for room in rooms),
+                *(room.attendance.left() for room in rooms),
+                return_exceptions=True,
+            )
+            await presence.close()
             await pubsub.close()
             await store.close()
 

@@ -13,6 +13,12 @@ The reveal of a scored round is its own beat: the next phase's timer does not st
 computer player moves until every person connected has sent ``reveal_seen`` for that round, or
 :data:`REVEAL_WAIT_S` seconds (scaled by ``--bot-delay`` too) have passed. People may move.
 
+Only the room's driver (:mod:`.driver`: the process holding the room's lease) runs its timers,
+computer players and reveal ends, and only while it holds the lease. A store error never stops
+them: it is logged and the step tried again after a backoff (0.5 s doubling to 5 s); when
+another process wrote first (``VersionConflict``) the room is read again and the step planned
+anew.
+
 What computer players read about the cards, and learn from play, is :mod:`.shelf`'s.
 """
 
@@ -23,7 +29,7 @@ import dataclasses
 import logging
 import random
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from typing import TYPE_CHECKING
 
 from dixit.bots import Bot, RandomBot, make_bot
@@ -40,9 +46,10 @@ from dixit.engine import (
 )
 from dixit.protocol import messages as m
 from dixit.protocol.codes import NoticeCode
-from dixit.storage import VersionConflict
+from dixit.storage import StorageError, VersionConflict
 
 from . import lobby
+from .driver import BACKOFF
 from .records import DeadlineRecord, RevealRecord, RoomRecordData, SeatRecord
 from .roomview import bot_level
 from .shelf import Shelf
@@ -117,6 +124,7 @@ class Autoplay:
         self._due: dict[tuple[str, int, str], float] = {}
         self._claim_opened: tuple[tuple[int, int], float] | None = None
         self._next_after = 0.0  # computer players do not all act in the same instant
+        self._to_hand: list[str] = []  # seats played for by a timer, not yet handed over
 
     @property
     def scale(self) -> float:
@@ -128,9 +136,18 @@ class Autoplay:
                 task.cancel()
         self.shelf.shutdown()
 
+    @property
+    def driving(self) -> bool:
+        return self.room.driver.driving
+
     def after_change(self) -> None:
-        """Re-arm the timer and wake the computer players after any change."""
-        if self.room.closed:
+        """Re-arm the timer and wake the computer players after any change (on the room's
+        driver; elsewhere only the driver's lease is looked after)."""
+        room = self.room
+        if room.closed:
+            return
+        room.driver.wake()
+        if not room.driver.driving:
             return
         self.shelf.prepare()
         self._arm_reveal()
@@ -142,6 +159,43 @@ class Autoplay:
         self._bots.clear()
         self._due.clear()
         self._claim_opened = None
+        self._to_hand.clear()
+
+    async def _retrying(self, what: str, step: Callable[[], Awaitable[bool]]) -> None:
+        """Run ``step`` (under the room's lock) until it is done (True), the room closes or
+        this process no longer drives it. A store error: log, back off, try again; another
+        process wrote first: read the room again, then plan the step anew."""
+        room = self.room
+        delay = BACKOFF[0]
+        conflicts = 0
+        while not room.closed and self.driving:
+            try:
+                async with room.lock:
+                    if not self.driving or await step():
+                        return
+                delay = BACKOFF[0]
+                continue
+            except VersionConflict as conflict:
+                conflicts += 1
+                problem: Exception = conflict
+                try:
+                    async with room.lock:
+                        await room.sync_from_store()
+                    if conflicts < 3:
+                        continue  # plan again at once; past that, back off as well
+                except (StorageError, VersionConflict) as error:
+                    problem = error
+            except StorageError as error:
+                problem = error
+            log.warning(
+                "room %s: %s failed (%s); trying again in %.1f s",
+                room.code,
+                what,
+                getattr(problem, "message", problem),
+                delay,
+            )
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, BACKOFF[1])
 
     # ------------------------------------------------------------------ deciding
 
@@ -209,36 +263,40 @@ class Autoplay:
     async def _run(self) -> None:
         room = self.room
         try:
-            while not room.closed:
+            while not room.closed and self.driving:
                 planned = self._wait(time.monotonic())
                 if planned is None:
                     return
                 if planned[0] > 0:
                     await asyncio.sleep(min(planned[0], 1.0))  # look again: people move too
                     continue
-                async with room.lock:
-                    planned = self._wait(time.monotonic())
-                    if planned is None or planned[0] > 0:
-                        continue
-                    seat = planned[1]
-                    command = await self.decide(seat)
-                    if command is None:
-                        return
-                    await self._play(seat.id, command, f"bot:{seat.id}")
-                    gap = random.Random(f"{room.data.seed}:{room.version}:gap").uniform(*GAP)
-                    self._next_after = time.monotonic() + gap * self.scale
+                await self._retrying("a computer player's move", self._move)
         finally:
             if self._runner is asyncio.current_task():
                 self._runner = None
 
+    async def _move(self) -> bool:
+        """The next computer player's move, if it is due (under the room's lock)."""
+        room = self.room
+        planned = self._wait(time.monotonic())
+        if planned is None or planned[0] > 0:
+            return True
+        seat = planned[1]
+        command = await self.decide(seat)
+        if command is None:
+            return True
+        await self._play(seat.id, command, f"bot:{seat.id}")
+        gap = random.Random(f"{room.data.seed}:{room.version}:gap").uniform(*GAP)
+        self._next_after = time.monotonic() + gap * self.scale
+        return True
+
     async def _play(self, seat_id: str, command: Command, actor: str) -> bool:
         """Apply a move made for ``seat_id``; False when it could not be."""
         room = self.room
-        try:
-            await room.apply(command, None, actor)
-        except VersionConflict:  # another process moved first
-            await room.sync_from_store()
+        if not self.driving:
             return False
+        try:
+            await room.apply(command, None, actor)  # VersionConflict: the caller re-plans
         except GameError as error:
             log.warning("room %s: move for %s refused: %s", room.code, seat_id, error)
             state = room.state
@@ -250,7 +308,7 @@ class Autoplay:
                 return False
             try:
                 await room.apply(fallback, None, actor)
-            except (GameError, VersionConflict):
+            except GameError:
                 return False
         return True
 
@@ -262,7 +320,7 @@ class Autoplay:
         reveal = room.data.reveal if room.data.status == "playing" else None
         plan = None
         if reveal is not None:
-            plan = (reveal, not reveal_waiting(room.data, room.fanout.online()))
+            plan = (reveal, not reveal_waiting(room.data, room.online()))
         running = self._reveal is not None and self._reveal is not asyncio.current_task()
         if running and self._reveal_for == plan:
             return
@@ -276,48 +334,63 @@ class Autoplay:
         if not everyone_saw:
             await asyncio.sleep(max(0.0, reveal.until_ms / 1000 - time.time()))
         room = self.room
-        async with room.lock:
-            if self._reveal is asyncio.current_task():
-                self._reveal = None
+
+        async def end() -> bool:
+            me = asyncio.current_task()
+            if self._reveal is me:
+                self._reveal = None  # from here a change arms a new one rather than cancel this
+            elif self._reveal is not None:
+                return True  # a newer one is armed (this one was trying again)
             current, game = room.data.reveal, room.state
             if current is None or current.round != reveal.round or game is None:
-                return
-            reading = reveal_waiting(room.data, room.fanout.online())
+                return True
+            reading = reveal_waiting(room.data, room.online())
             if reading and time.time() * 1000 < current.until_ms:
                 self._arm_reveal()  # someone still reads it: wait for the time
-                return
+                return True
+            if not self.driving:
+                return True
             await room.commit(end_reveal(room.data, game, room.settings.timers))
+            return True
+
+        await self._retrying("ending the reveal", end)
 
     # ------------------------------------------------------------------ timers
 
     def _arm_timer(self) -> None:
         room = self.room
         deadline = room.data.deadline if room.data.status == "playing" else None
-        running = self._timer is not None and self._timer is not asyncio.current_task()
-        if running and self._timer_for == deadline:
-            return
-        if running and self._timer is not None:
+        if self._timer is not None and not self._timer.done() and self._timer_for == deadline:
+            return  # armed already (or playing it now: it sees its own changes)
+        if self._timer is not None and self._timer is not asyncio.current_task():
             self._timer.cancel()
         self._timer, self._timer_for = None, deadline
         if deadline is not None:
             self._timer = asyncio.get_running_loop().create_task(self._expire(deadline))
 
     async def _expire(self, deadline: DeadlineRecord) -> None:
-        await asyncio.sleep(max(0.0, deadline.at_ms / 1000 - time.time()))
-        room = self.room
-        async with room.lock:
+        try:
+            await asyncio.sleep(max(0.0, deadline.at_ms / 1000 - time.time()))
+            await self._retrying("a phase timer", lambda: self._expire_now(deadline))
+        finally:
             if self._timer is asyncio.current_task():
                 self._timer = None
-            state = room.state
-            if room.data.deadline != deadline or state is None or room.data.status != "playing":
-                return
-            late = list(waiting_for(state))
-            if state.phase is Phase.CLUE and state.storyteller is None:
-                rng = random.Random(f"{room.data.seed}:{room.data.game_number}:{state.version}:t")
-                late = [rng.choice(state.players)]
-            for seat_id in late:
-                if not await self._play_late(deadline, seat_id):
-                    break
+
+    async def _expire_now(self, deadline: DeadlineRecord) -> bool:
+        """Play for every late seat (under the room's lock); True: done with this timer."""
+        room = self.room
+        await self._hand_over()  # a hand-over an earlier try could not store
+        state = room.state
+        if room.data.deadline != deadline or state is None or room.data.status != "playing":
+            return True
+        late = list(waiting_for(state))
+        if state.phase is Phase.CLUE and state.storyteller is None:
+            rng = random.Random(f"{room.data.seed}:{room.data.game_number}:{state.version}:t")
+            late = [rng.choice(state.players)]
+        for seat_id in late:
+            if not await self._play_late(deadline, seat_id):
+                break
+        return True
 
     async def _play_late(self, deadline: DeadlineRecord, seat_id: str) -> bool:
         """Play for one late seat and hand it to the computer; False: stop for this timer."""
@@ -338,12 +411,24 @@ class Autoplay:
             f"Time ran out: a computer player played for {seat.name}.",
             seat_id,
         )
-        handed = lobby.hand_to_computer(room.data, seat_id, m.DEFAULT_BOT_LEVEL)
-        if handed is not room.data:
-            await room.commit(handed)
-            room.notice(
-                NoticeCode.AUTOPLAYED,
-                f"A computer player plays for {seat.name} until they come back.",
-                seat_id,
-            )
+        self._to_hand.append(seat_id)
+        await self._hand_over()
         return True
+
+    async def _hand_over(self) -> None:
+        """Seats a timer played for: the computer plays them until their person is back."""
+        room = self.room
+        while self._to_hand:
+            seat = room.data.seat(self._to_hand[0])
+            if not self.driving:
+                return  # kept for when this process drives again
+            if seat is not None and room.data.status == "playing":
+                handed = lobby.hand_to_computer(room.data, seat.id, m.DEFAULT_BOT_LEVEL)
+                if handed is not room.data:
+                    await room.commit(handed)
+                    room.notice(
+                        NoticeCode.AUTOPLAYED,
+                        f"A computer player plays for {seat.name} until they come back.",
+                        seat.id,
+                    )
+            self._to_hand.pop(0)

@@ -32,3 +32,9 @@ class ServerConfig:
     client_dir: Path = field(default_factory=default_client_dir)
     bot_delay_s: float = 1.0  # scale of computer players' pace: 1 a person's, 0 at once
     limits: Limits = field(default_factory=Limits)
+    # One process drives a room's timers and computer players at a time: it holds the lease
+    # ``room:CODE`` in the event store for this long, renewing it every third of it. A holder
+    # that dies is replaced within about this time.
+    lease_ttl_s: float = 6.0
+    # Each socket says "here" in the shared presence this often; an entry lives three beats.
+    presence_beat_s: float = 5.0

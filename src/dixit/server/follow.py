@@ -1,8 +1,24 @@
-"""Following the changes other server processes make to a room (pub/sub).
+"""A room across server processes: following changes (pub/sub), passing notices on, and who is
+connected where (shared presence).
 
-After each change a process publishes a short note on ``dixit:room:CODE``; every other process
-that has the room loaded reads the room and its new events from the store (the store has the
-truth; the note only says "look"). Notes a process wrote itself are skipped unread.
+Every process that has a room loaded subscribes to ``dixit:room:CODE``. Notes on it, each
+JSON with the sending process's ``origin`` first:
+
+- a change (``game``, ``v``): the room changed; the others read the room and its new events
+  from the store (the store has the truth; the note only says "look");
+- a notice (``notice``): the others send it to their sockets as it is (no store read), so each
+  socket gets every notice once, whichever process made it;
+- a socket came (``attach``) or went (``detach``): the others update their copy of who is
+  connected, and close their own socket of a seat that connected elsewhere (``replaced``).
+
+Notes a process wrote itself are skipped (its own ``attach`` notes only mark the order). After
+messages were lost (a slow reader, a Redis restart: :data:`~dixit.pubsub.GAP`) the room is read
+again from the store; a failed read is tried again with a backoff until it succeeds.
+
+Presence: each socket beats ``Here(seat, origin, socket id)`` every ``presence_beat_s`` with a
+time to live of three beats; an entry of a process that died expires by itself. Each room keeps
+a copy of the other processes' entries, refreshed on its beat and by attach/detach notes, so
+that building a room's state never waits for Redis.
 """
 
 from __future__ import annotations
@@ -10,11 +26,18 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Awaitable, Callable
+import time
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
 
-from dixit.pubsub import PubSub, Subscription
+from dixit.pubsub import Here, Presence, PubSub, Subscription
+
+from .connection import Connection
+from .driver import BACKOFF
 
 log = logging.getLogger("dixit.server")
+
+Note = dict[str, Any]
 
 
 class Follower:
@@ -22,50 +45,275 @@ class Follower:
         self.pubsub = pubsub
         self.channel = f"dixit:room:{code}"
         self.origin = origin
+        self.syncs = 0  # reads of the room after another process's change or a gap
         self._task: asyncio.Task[None] | None = None
         self._subscription: Subscription | None = None
+        self._send = asyncio.Lock()  # notes leave in the order they were made
+        self._tasks: set[asyncio.Task[bool]] = set()
 
-    async def start(self, lock: asyncio.Lock, sync: Callable[[], Awaitable[None]]) -> None:
-        """Call ``sync`` (under ``lock``) whenever another process changed the room."""
+    async def start(
+        self,
+        lock: asyncio.Lock,
+        sync: Callable[[], Awaitable[None]],
+        heard: Callable[[Note], None] | None = None,
+    ) -> None:
+        """Call ``sync`` (under ``lock``) whenever another process changed the room, and
+        ``heard`` with every other note (notices, sockets coming and going)."""
         self._subscription = await self.pubsub.subscribe(self.channel)
         loop = asyncio.get_running_loop()
-        self._task = loop.create_task(self._follow(self._subscription, lock, sync))
+        self._task = loop.create_task(self._follow(self._subscription, lock, sync, heard))
 
     async def _follow(
         self,
         subscription: Subscription,
         lock: asyncio.Lock,
         sync: Callable[[], Awaitable[None]],
+        heard: Callable[[Note], None] | None,
     ) -> None:
-        own = json.dumps({"origin": self.origin})[:-1] + ","
+        own_change = json.dumps({"origin": self.origin})[:-1] + ', "game"'
+        pending = False  # the room must be read again from the store
+        delay, retry_at = BACKOFF[0], 0.0
         while True:
-            text = await subscription.get()
+            if pending:
+                wait = max(0.0, retry_at - time.monotonic())
+                try:
+                    text = await asyncio.wait_for(subscription.get(), wait)
+                except TimeoutError:
+                    text = ""
+            else:
+                text = await subscription.get()
             if text is None:
                 return
-            if text.startswith(own) and not subscription.dropped:
-                continue  # our own change (publish writes the origin first)
-            try:
-                origin = json.loads(text).get("origin")
-            except ValueError:
-                continue
-            if origin == self.origin and not subscription.dropped:
-                continue
-            subscription.dropped = 0
-            async with lock:
-                try:
-                    await sync()
-                except Exception:  # keep following; the next change syncs again
-                    log.exception("%s: could not follow a change", self.channel)
+            if subscription.dropped:
+                subscription.dropped = 0
+                pending = True  # notes were lost: the store has the truth
+            if text and not text.startswith(own_change):
+                note = _parse(text)
+                if note is None:
+                    pass
+                elif "game" in note:
+                    pending = pending or note.get("origin") != self.origin
+                elif note.get("gap"):
+                    pending = True
+                    if heard is not None:
+                        heard(note)  # presence may be lost too: beat again now
+                elif heard is not None:
+                    try:
+                        heard(note)
+                    except Exception:
+                        log.exception("%s: could not take a note", self.channel)
+            if pending and time.monotonic() >= retry_at:
+                async with lock:
+                    try:
+                        await sync()
+                    except Exception as error:  # try again; later notes queue meanwhile
+                        log.warning(
+                            "%s: could not follow a change (%s); trying again in %.1f s",
+                            self.channel,
+                            getattr(error, "message", error),
+                            delay,
+                        )
+                        retry_at = time.monotonic() + delay
+                        delay = min(delay * 2, BACKOFF[1])
+                        continue
+                self.syncs += 1
+                pending, delay, retry_at = False, BACKOFF[0], 0.0
 
     async def publish(self, game_number: int, version: int) -> None:
-        message = {"origin": self.origin, "game": game_number, "v": version}
-        try:
-            await self.pubsub.publish(self.channel, json.dumps(message))
-        except Exception:  # fan-out is best effort: the store has the truth
-            log.exception("%s: could not publish a change", self.channel)
+        """Tell the other processes the room changed (they read it from the store)."""
+        await self._publish(json.dumps({"origin": self.origin, "game": game_number, "v": version}))
+
+    async def note(self, kind: str, body: Any) -> bool:
+        """Send a note (``notice``, ``attach``, ``detach``) to the other processes, after any
+        note already on its way; False if it could not be sent."""
+        return await self._publish(json.dumps({"origin": self.origin, kind: body}))
+
+    def tell(self, kind: str, body: Any) -> None:
+        """:meth:`note`, without waiting for it."""
+        text = json.dumps({"origin": self.origin, kind: body})
+        task = asyncio.get_running_loop().create_task(self._publish(text))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def told(self) -> None:
+        """Wait until the notes sent with :meth:`tell` so far have left."""
+        while self._tasks:
+            await asyncio.wait(set(self._tasks))
+
+    async def _publish(self, text: str) -> bool:
+        async with self._send:
+            try:
+                await self.pubsub.publish(self.channel, text)
+            except Exception as error:  # fan-out is best effort: the store has the truth
+                log.warning(
+                    "%s: could not publish a note: %s",
+                    self.channel,
+                    getattr(error, "message", error),
+                )
+                return False
+        return True
 
     def stop(self) -> None:
         if self._subscription is not None:
             self._subscription.close()
         if self._task is not None:
             self._task.cancel()
+
+
+def _parse(text: str) -> Note | None:
+    try:
+        note = json.loads(text)
+    except ValueError:
+        return None
+    return note if isinstance(note, dict) else None
+
+
+class Attendance:
+    """Who is connected to one room on every process: this process's sockets beat in the shared
+    presence, and a copy of the other processes' entries is kept (``elsewhere``)."""
+
+    def __init__(
+        self,
+        presence: Presence,
+        code: str,
+        origin: str,
+        beat_s: float,
+        changed: Callable[[], None],
+    ) -> None:
+        self.presence = presence
+        self.code = code
+        self.origin = origin
+        self.beat_s = beat_s
+        self.elsewhere: frozenset[Here] = frozenset()  # other processes' sockets
+        self._changed = changed
+        self._mine: dict[int, Here] = {}  # this process's sockets in the shared presence
+        self._announced: set[int] = set()  # sockets whose attach note came back in order
+        self._task: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._failing = False
+
+    @property
+    def ttl_s(self) -> float:
+        return self.beat_s * 3
+
+    def seats(self) -> set[str]:
+        """Seats with a socket on another process."""
+        return {h.seat for h in self.elsewhere if h.seat}
+
+    def spectators(self) -> int:
+        return sum(1 for h in self.elsewhere if not h.seat)
+
+    def here(self, conn: Connection) -> Here:
+        return Here(conn.seat or "", self.origin, str(conn.id))
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._beat_loop())
+
+    def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+        for here in list(self._mine.values()):
+            self._spawn(self._leave(here))
+        self._mine.clear()
+
+    def abandon(self) -> None:
+        """Stop beating at once and leave nothing: what a killed process does (entries
+        expire)."""
+        if self._task is not None:
+            self._task.cancel()
+        self._mine.clear()
+
+    async def left(self) -> None:
+        """Wait until the entries removed at :meth:`stop` are gone from the shared presence."""
+        while self._tasks:
+            await asyncio.wait(set(self._tasks))
+
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # ------------------------------------------------------------------ this process's sockets
+
+    async def arrive(self, conn: Connection) -> None:
+        """A socket attached here: say so in the shared presence."""
+        here = self.here(conn)
+        self._mine[conn.id] = here
+        await self._guard(self.presence.beat(self.code, here, self.ttl_s))
+
+    def depart(self, conn: Connection) -> bool:
+        """A socket went (idempotent); True when it was here."""
+        self._announced.discard(conn.id)
+        here = self._mine.pop(conn.id, None)
+        if here is None:
+            return False
+        self._spawn(self._leave(here))
+        return True
+
+    def announced(self, conn: Connection) -> None:
+        """Its attach note is out (or could not be sent): a later note replaces it."""
+        self._announced.add(conn.id)
+
+    def replaceable(self, conn: Connection) -> bool:
+        """Did ``conn``'s attach note come before the note now read? (Else the other socket's
+        note is the older one and ``conn`` stays.)"""
+        return conn.id in self._announced
+
+    async def _leave(self, here: Here) -> None:
+        await self._guard(self.presence.leave(self.code, here))
+
+    async def _guard(self, work: Awaitable[None]) -> bool:
+        try:
+            await work
+        except Exception as error:  # presence is best effort: beats rebuild it
+            if not self._failing:
+                log.warning("room %s: presence: %s", self.code, getattr(error, "message", error))
+            self._failing = True
+            return False
+        self._failing = False
+        return True
+
+    # ------------------------------------------------------------------ other processes'
+
+    def came(self, here: Here) -> None:
+        if here.process != self.origin and here not in self.elsewhere:
+            self._take(self.elsewhere | {here})
+
+    def went(self, here: Here) -> None:
+        if here in self.elsewhere:
+            self._take(self.elsewhere - {here})
+
+    def _take(self, elsewhere: frozenset[Here]) -> None:
+        before = (self.seats(), self.spectators())
+        self.elsewhere = elsewhere
+        if (self.seats(), self.spectators()) != before:
+            self._changed()
+
+    async def refresh(self) -> None:
+        """Read the shared presence again (the other processes' unexpired entries)."""
+        try:
+            present = await self.presence.present(self.code)
+        except Exception as error:
+            if not self._failing:
+                log.warning("room %s: presence: %s", self.code, getattr(error, "message", error))
+            self._failing = True
+            return
+        self._take(frozenset(h for h in present if h.process != self.origin))
+
+    def soon(self) -> None:
+        """Beat and read the shared presence now (after a fan-out outage)."""
+        self._spawn(self.beat())
+
+    async def beat(self) -> None:
+        for here in list(self._mine.values()):
+            if not await self._guard(self.presence.beat(self.code, here, self.ttl_s)):
+                break
+        await self.refresh()
+
+    async def _beat_loop(self) -> None:
+        while True:
+            try:
+                await self.beat()
+            except Exception:
+                log.exception("room %s: presence beat failed", self.code)
+            await asyncio.sleep(self.beat_s)

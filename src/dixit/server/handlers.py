@@ -65,7 +65,7 @@ async def set_profile(room: Room, seat: SeatRecord, msg: m.SetProfile, command_i
 
 
 async def leave(room: Room, seat: SeatRecord, msg: m.Leave, command_id: str) -> int:
-    online = room.fanout.online()
+    online = room.online()
     data = lobby.remove_seat(room.data, seat.id, m.DEFAULT_BOT_LEVEL, online)
     return await room.commit(data, applied(seat, command_id))
 
@@ -124,7 +124,7 @@ async def set_bot_level(room: Room, host: SeatRecord, msg: m.SetBotLevel, comman
 
 
 async def kick(room: Room, host: SeatRecord, msg: m.Kick, command_id: str) -> int:
-    online = room.fanout.online()
+    online = room.online()
     data = lobby.kick(room.data, host.id, msg.seat, m.DEFAULT_BOT_LEVEL, online)
     version = await room.commit(data, applied(host, command_id))
     room.fanout.close_seat(msg.seat, Code.KICKED, "the host removed you from the room")

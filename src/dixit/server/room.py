@@ -22,7 +22,7 @@ import asyncio
 import dataclasses
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from dixit.engine import (
@@ -40,7 +40,7 @@ from dixit.protocol import messages as m
 from dixit.protocol.codes import ErrorCode as Code
 from dixit.protocol.codes import NoticeCode
 from dixit.protocol.convert import ack_json, error_json
-from dixit.pubsub import PubSub
+from dixit.pubsub import Here, MemoryPresence, Presence, PubSub
 from dixit.storage import (
     CommandKey,
     DuplicateCommand,
@@ -57,9 +57,10 @@ from .cards import CardSource, UnknownDeck
 from .chat import TALK_MESSAGES, TableTalk
 from .config import ServerConfig
 from .connection import Connection
+from .driver import Driver
 from .errors import ServerError
 from .fanout import Fanout, you
-from .follow import Follower
+from .follow import Attendance, Follower, Note
 from .records import RoomRecordData, SeatRecord
 from .roomview import room_view
 from .seeding import DeferredRandom, command_seed
@@ -81,6 +82,7 @@ class Services:
     cards: CardSource
     pubsub: PubSub
     origin: str  # this process, in fan-out messages (several processes may share a store)
+    presence: Presence = field(default_factory=MemoryPresence)  # who is connected, shared
 
 
 class Room:
@@ -95,6 +97,14 @@ class Room:
         self.seen: dict[tuple[str, str], int] = {}
         self.fanout = Fanout()
         self.follower = Follower(services.pubsub, data.code, services.origin)
+        self.attendance = Attendance(
+            services.presence,
+            data.code,
+            services.origin,
+            services.config.presence_beat_s,
+            self._presence_changed,
+        )
+        self.driver = Driver(self)
         self.autoplay = Autoplay(self)
         self.closed = False
         self._readable: tuple[tuple[str, ...], bool] | None = None
@@ -130,8 +140,9 @@ class Room:
 
     async def listen(self) -> None:
         """Follow the changes other server processes make to this room."""
-        await self.follower.start(self.lock, self.sync_from_store)
+        await self.follower.start(self.lock, self.sync_from_store, self._heard)
         await self.talk.listen()
+        self.attendance.start()
 
     def _remember_commands(self, stored: Sequence[StoredEvent]) -> None:
         """Command ids already applied (a resend is acknowledged, never applied again)."""
@@ -151,6 +162,7 @@ class Room:
         if stored is not None and stored.version != self.record_version:
             self._take(RoomRecordData.from_json(stored.data))
             self.record_version = stored.version
+            self._close_unseated()
         if self.data.status != "lobby":
             before = self.version
             stored_events = await self.services.store.read(self.data.stream, after=before)
@@ -166,10 +178,23 @@ class Room:
         self._send_room()
         self.autoplay.after_change()
 
+    def _close_unseated(self) -> None:
+        """Sockets whose seat went on another process (kicked, left) are closed here too."""
+        for conn in list(self.fanout.conns.values()):
+            if conn.seat is None:
+                continue
+            seat = self.data.seat(conn.seat)
+            if seat is None or seat.left or seat.token_hash != conn.token_hash:
+                self.fanout.close_seat(conn.seat, Code.KICKED, "you no longer have a seat here")
+
     def shutdown(self) -> None:
+        """Stop following and driving the room (the lease is given back: see
+        ``driver.released``) and close its sockets here."""
         self.closed = True
         self.follower.stop()
+        self.driver.shutdown()
         self.autoplay.shutdown()
+        self.attendance.stop()
         self.fanout.close_all()
         self.talk.close()
 
@@ -307,15 +332,19 @@ class Room:
             self._readable = None
             self._send_room()
 
+    def online(self) -> set[str]:
+        """Seats with a socket on any process (this one's, and the shared presence's copy)."""
+        return self.fanout.online() | self.attendance.seats()
+
     def room_state(self) -> m.RoomState:
-        online = self.fanout.online()
+        online = self.online()
         return room_view(
             self.data,
             self.settings,
             self.state,
             online=online,
             reading=reveal_waiting(self.data, online),
-            spectators=self.fanout.spectators(),
+            spectators=self.fanout.spectators() + self.attendance.spectators(),
             bots_can_read=self.bots_can_read(),
         )
 
@@ -324,7 +353,61 @@ class Room:
             self.fanout.send_room(self.room_state(), self.data.host, skip)
 
     def notice(self, code: NoticeCode, message: str, seat: str | None) -> None:
-        self.fanout.send_all(m.Notice(code=code, message=message, seat=seat))
+        """To every socket of the room: here at once, on other processes through their
+        followers (each socket gets it once)."""
+        notice = m.Notice(code=code, message=message, seat=seat)
+        self.fanout.send_all(notice)
+        self.follower.tell("notice", notice.model_dump(mode="json"))
+
+    # ------------------------------------------------------------------ other processes
+
+    def _heard(self, note: Note) -> None:
+        """A note on the room's channel other than a change (those are synced from the store)."""
+        origin = note.get("origin")
+        mine = origin == self.services.origin
+        if note.get("gap"):
+            self.attendance.soon()  # a Redis restart loses presence: say "here" again now
+            return
+        if "notice" in note:
+            if not mine:
+                self.fanout.send_all(m.Notice.model_validate(note["notice"]))
+            return
+        for kind in ("attach", "detach"):
+            body = note.get(kind)
+            if not isinstance(body, dict) or not isinstance(origin, str):
+                continue
+            seat, socket = body.get("seat") or "", str(body.get("socket"))
+            if mine:
+                conn = self.fanout.conns.get(int(socket)) if socket.isdigit() else None
+                if conn is not None and kind == "attach":
+                    self.attendance.announced(conn)
+                return
+            here = Here(seat, origin, socket)
+            if kind == "detach":
+                self.attendance.went(here)
+                return
+            if seat:  # one socket per seat: the one whose note came last stays
+                for conn in list(self.fanout.conns.values()):
+                    if conn.seat == seat and self.attendance.replaceable(conn):
+                        self._replaced(conn)
+            self.attendance.came(here)
+
+    def _replaced(self, conn: Connection) -> None:
+        conn.send(m.Closed(code=Code.REPLACED, message="this seat connected elsewhere"))
+        conn.close()
+        self.fanout.remove(conn)
+        self._departed(conn)
+
+    def _departed(self, conn: Connection) -> None:
+        if self.attendance.depart(conn):
+            self.follower.tell("detach", {"seat": conn.seat, "socket": str(conn.id)})
+
+    def _presence_changed(self) -> None:
+        """Sockets came or went on another process: connected flags, the reveal's wait."""
+        if self.closed:
+            return
+        self._send_room()
+        self.autoplay.after_change()
 
     # ------------------------------------------------------------------ sockets
 
@@ -335,7 +418,13 @@ class Room:
             seat = self.data.seat(conn.seat)
             back = seat is not None and seat.is_bot and seat.person
             if back:
-                await self.commit(lobby.reclaim(self.data, conn.seat or ""))
+                try:
+                    await self.commit(lambda data: lobby.reclaim(data, conn.seat or ""))
+                except (VersionConflict, StorageError) as error:  # their next move reclaims it
+                    log.warning(
+                        "%s: could not give %s back their seat: %s", self.code, conn.seat, error
+                    )
+                    back = False
             self.fanout.add(conn)
             if game is not None and game != self.data.game_number:
                 since = None
@@ -347,8 +436,16 @@ class Room:
             self._send_room(skip=conn.id)
             if back and seat is not None:
                 self._tell_reclaimed(seat)
+        if conn.closed:
+            return
+        # Shared presence, then a note: other processes close their socket of this seat.
+        await self.attendance.arrive(conn)
+        body = {"seat": conn.seat, "socket": str(conn.id)}
+        if not await self.follower.note("attach", body):
+            self.attendance.announced(conn)  # no order to wait for
 
     def detach(self, conn: Connection) -> None:
+        self._departed(conn)
         if self.fanout.remove(conn):
             self._send_room()
             self.autoplay.after_change()  # a reveal no longer waits for whoever went

@@ -68,13 +68,19 @@ class Shelf:
         if room.data.status != "playing" or not any(s.is_bot for s in room.data.seats):
             return
         game = room.data.game_number
+        failed = self._task is not None and self._task.done() and not self._task.cancelled()
+        if failed and self._task is not None and self._task.exception() is not None:
+            self._task = None  # a store error while reading earlier games: build it again
         if self._task is None or self._game != game:
             self._game = game
             self._task = asyncio.get_running_loop().create_task(self._build(game))
 
     async def book_for_game(self) -> CardBook:
         self.prepare()
-        assert self._task is not None
+        game = self.room.data.game_number
+        if self._task is None or self._game != game:  # a timer plays for a person
+            self._game = game
+            self._task = asyncio.get_running_loop().create_task(self._build(game))
         return await asyncio.shield(self._task)
 
     def learn(self, events: Sequence[Event]) -> None:
