@@ -20,6 +20,7 @@ from dixit.protocol.codes import ErrorCode as Code
 from dixit.protocol.convert import error_json
 
 from .connection import Connection
+from .errors import ServerError
 from .hub import Hub
 from .room import Room
 from .tokens import token_hash
@@ -89,15 +90,23 @@ async def room_socket(ws: WebSocket, hub: Hub, code: str) -> None:
     await ws.accept()
     limits = hub.services.config.limits
     conn = Connection(ws, limits)
-    room = await hub.get(code)
-    if room is None:
-        conn.send(m.Closed(code=Code.ROOM_NOT_FOUND, message="no such room"))
-        conn.close()
-        await conn.wait_closed()
-        return
+    try:
+        async with hub.use(code) as room:
+            if room is None:
+                conn.send(m.Closed(code=Code.ROOM_NOT_FOUND, message="no such room"))
+            else:
+                await _serve(ws, conn, room, limits.hello_timeout_s)
+    except ServerError as error:  # the room could not be loaded (this server is full)
+        conn.send(m.Closed(code=error.code, message=error.message))
+    conn.close()
+    await conn.wait_closed()
+
+
+async def _serve(ws: WebSocket, conn: Connection, room: Room, hello_timeout_s: float) -> None:
+    """Phase one, then phase two, on a room the hub keeps loaded meanwhile."""
     attached = False
     try:
-        attached = await _await_hello(ws, conn, room, limits.hello_timeout_s)
+        attached = await _await_hello(ws, conn, room, hello_timeout_s)
         while attached and not conn.closed:
             msg = _read(conn, await _receive(ws))
             if msg is not None:
