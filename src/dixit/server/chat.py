@@ -21,6 +21,7 @@ import logging
 import re
 import time
 import unicodedata
+import weakref
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING
 
@@ -112,7 +113,9 @@ class TableTalk:
     of the room in this process."""
 
     def __init__(self, room: Room, send_all: Callable[[m.ServerModel], None]) -> None:
-        self.room = room
+        # Weak: an unloaded room is freed at once by reference counting (a cycle would wait
+        # for a full collection, which the server makes rare).
+        self.room: Room = weakref.proxy(room)
         self._send_all = send_all
         self.lines: collections.deque[m.ChatLine] | None = None  # made with the first line
         self.count = 0

@@ -69,3 +69,5 @@ class Follower:
             self._subscription.close()
         if self._task is not None:
             self._task.cancel()
+        # A cancelled task keeps its frames (and so the room) until it is dropped.
+        self._task = self._subscription = None

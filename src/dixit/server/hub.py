@@ -107,30 +107,37 @@ class Hub:
         self._used[room.code] = time.monotonic()
         self._remember_host(room)
 
-    @contextlib.asynccontextmanager
-    async def use(self, code: str) -> AsyncIterator[Room | None]:
-        """The live room ``code`` (None: no such room), kept loaded until the block ends: what a
-        socket holds from before its ``hello`` until it closes."""
+    async def hold(self, code: str) -> Room | None:
+        """The live room ``code`` (None: no such room), kept loaded until :meth:`release`:
+        what a socket holds from before its ``hello`` until it closes."""
         room = await self.get(code)
         for _ in range(3):  # unloaded between its loading and now (capacity): load it again
             if room is None or not room.closed:
                 break
             room = await self.get(code)
-        if room is None:
-            yield None
-            return
+        if room is not None:
+            self._holds[room.code] = self._holds.get(room.code, 0) + 1
+        return room
+
+    def release(self, room: Room) -> None:
         key = room.code
-        self._holds[key] = self._holds.get(key, 0) + 1
+        left = self._holds.get(key, 0) - 1
+        if left > 0:
+            self._holds[key] = left
+        else:
+            self._holds.pop(key, None)
+        if self.rooms.get(key) is room:
+            self._used[key] = time.monotonic()
+
+    @contextlib.asynccontextmanager
+    async def use(self, code: str) -> AsyncIterator[Room | None]:
+        """:meth:`hold` and :meth:`release` around a block."""
+        room = await self.hold(code)
         try:
             yield room
         finally:
-            left = self._holds.get(key, 0) - 1
-            if left > 0:
-                self._holds[key] = left
-            else:
-                self._holds.pop(key, None)
-            if self.rooms.get(key) is room:
-                self._used[key] = time.monotonic()
+            if room is not None:
+                self.release(room)
 
     def _in_use(self, room: Room) -> bool:
         """Sockets, a socket on its way in, or a command or timer at work right now."""

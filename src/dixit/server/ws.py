@@ -118,14 +118,18 @@ async def room_socket(ws: WebSocket, hub: Hub, code: str) -> None:
     await ws.accept()
     limits = hub.services.config.limits
     conn = Connection(ws, limits)
+    room = None
     try:
-        async with hub.use(code) as room:
-            if room is None:
-                conn.send(m.Closed(code=Code.ROOM_NOT_FOUND, message="no such room"))
-            else:
-                await _serve(ws, conn, room, limits.hello_timeout_s)
+        room = await hub.hold(code)  # (no context manager: fewer objects a socket keeps)
+        if room is None:
+            conn.send(m.Closed(code=Code.ROOM_NOT_FOUND, message="no such room"))
+        else:
+            await _serve(ws, conn, room, limits.hello_timeout_s)
     except ServerError as error:  # the room could not be loaded (this server is full)
         conn.send(m.Closed(code=error.code, message=error.message))
+    finally:
+        if room is not None:
+            hub.release(room)
     conn.close()
     await conn.wait_closed()
 
