@@ -274,7 +274,9 @@ class Hub:
         return stored is not None and _host_hash(RoomRecordData.from_json(stored)) == hashed
 
     def _remember_host(self, room: Room) -> None:
-        hashed = _host_hash(room.data)
+        """Keep the index of hosts whole once it has been read (until then it is empty: a
+        server that never sees a host's token for a room not in memory keeps no index)."""
+        hashed = _host_hash(room.data) if self._hosts_read else None
         if hashed is not None:
             self._hosts[_host_key(hashed)] = room.code
 
