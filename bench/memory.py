@@ -234,48 +234,53 @@ async def settle(hub: Hub) -> None:
     await asyncio.sleep(0.05)  # no gc.collect(): what a server frees by itself
 
 
-def write_rooms(path: Path, rooms: int) -> None:
-    """``rooms`` finished rooms (a record each, three events of a short game) in SQLite."""
-    db = sqlite3.connect(path)
+async def write_rooms(tmp: Path, rooms: int) -> str:
+    """``rooms`` finished rooms in the SQLite file: one game really played and ended (a round,
+    then the host ends it), its record copied under ``rooms`` codes; the events of the first
+    copy too (the one asked for). Returns that copy's code."""
+    hub = await open_hub(tmp)
+    room, conns = await seat_game(hub, 4)
+    await end(room, conns, random.Random(3))
+    code = room.code
+    await close_hub(hub)
+    db = sqlite3.connect(tmp / "memory.sqlite3")
     with db:
+        (text,) = db.execute("SELECT data FROM rooms WHERE code = ?", (code,)).fetchone()
+        events = db.execute(
+            "SELECT version, data, command_id, actor FROM events WHERE stream = ?", (f"{code}:1",)
+        ).fetchall()
         now = time.time()
-        record = {
-            "code": "",
-            "seed": 1,
-            "settings": {},
-            "seats": [],
-            "host": None,
-            "status": "over",
-            "game_number": 1,
-        }
+        record = json.loads(text)
         rows = []
-        events = []
         for i in range(rooms):
-            code = f"S{i:07d}"
-            rows.append((code, json.dumps({**record, "code": code}), now, now, 1))
-            events.append((f"{code}:1", 1, '{"type":"GameEnded"}', None, None))
+            copy = f"S{i:07d}"
+            rows.append((copy, json.dumps({**record, "code": copy}), now, now, 1))
         db.executemany("INSERT INTO rooms (code, data, created, updated, version) VALUES "
                        "(?, ?, ?, ?, ?)", rows)  # fmt: skip
-        db.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?)", events)
+        db.executemany(
+            "INSERT INTO events VALUES (?, ?, ?, ?, ?)",
+            [("S0000001:1", *event) for event in events],
+        )
     db.close()
+    return "S0000001"
 
 
 async def startup(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
-    store = SQLiteEventStore(tmp / "memory.sqlite3")
-    await store.open()  # creates the tables
-    await store.close()
-    write_rooms(tmp / "memory.sqlite3", args.rooms)
+    code = await write_rooms(tmp, args.rooms)
+    gc.collect()
     rss0 = rss()
     t0 = time.perf_counter()
     hub = await open_hub(tmp)
     started = time.perf_counter() - t0
+    live_after_start = len(hub.rooms)
     t1 = time.perf_counter()
-    room = await hub.get("S0000001")
+    room = await hub.get(code)
     first = time.perf_counter() - t1
+    assert room is not None and room.data.status == "over"
     result = {
         "rooms_stored": args.rooms,
         "start_ms": round(started * 1000, 1),
-        "live_rooms_after_start": len(hub.rooms) - (room is not None),
+        "live_rooms_after_start": live_after_start,
         "first_room_load_ms": round(first * 1000, 1),
         "rss_growth_mib": round((rss() - rss0) / 2**20, 1),
         "load_average_1m": f"{os.getloadavg()[0]:.1f} ({os.cpu_count()} CPUs)",
