@@ -42,7 +42,7 @@ class Hub:
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Task[Room | None]] = {}
         self._used: dict[str, float] = {}  # live room -> when it was last in use (monotonic)
-        self._holds: dict[str, int] = {}  # live room -> sockets between hub.use and their end
+        self._holds: dict[str, int] = {}  # live room -> sockets holding it (hold .. release)
         # Rooms' hosts, for deck uploads from a host whose room is not loaded: the first 64
         # bits of a token hash -> room code (a candidate only; the stored record decides).
         self._hosts: dict[int, str] = {}
