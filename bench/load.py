@@ -7,7 +7,9 @@ play random legal moves from its own view after a think time. Games start spread
 
 Prints actions per second, command→broadcast latency (from sending a command until every
 player of the room has received the update it caused: p50, p99, max), and the server's CPU and
-memory. Bounded: it stops by itself after the warm-up and the measured window.
+memory: resident memory when it has just started, once every socket is seated, and at the end;
+memory per live game is (end - just started) / games. Bounded: it stops by itself after the
+warm-up and the measured window.
 
     .venv/bin/python bench/load.py --games 100 --duration 30
 """
@@ -390,6 +392,7 @@ def gc_in_window(before: dict[str, float] | None, after: dict[str, float] | None
 async def run(args: argparse.Namespace, base: str, pid: int | None) -> dict[str, Any]:
     ws_base = base.replace("http://", "ws://")
     t0 = time.perf_counter()
+    rss_empty = proc_stats(pid)[1] if pid else 0
     tables = await seat_tables(base, ws_base, args)
     stats = Stats()
     stop = asyncio.Event()
@@ -400,6 +403,7 @@ async def run(args: argparse.Namespace, base: str, pid: int | None) -> dict[str,
     everyone = [p.welcomed.wait() for t in tables for p in t.players]
     await asyncio.wait_for(asyncio.gather(*everyone), timeout=300)
     setup_s = time.perf_counter() - t0
+    rss_seated = proc_stats(pid)[1] if pid else 0
     # The client's own garbage-collector pauses (0.1-0.3 s at 4,000 sockets) would be counted
     # as server latency: its sockets and tables live to the end, and it collects nothing
     # while it measures.
@@ -459,6 +463,11 @@ async def run(args: argparse.Namespace, base: str, pid: int | None) -> dict[str,
         ),
         "server_cpu_kernel_share": round((sys1 - sys0) / (cpu1 - cpu0), 2) if cpu1 > cpu0 else None,
         "server_rss_mib": round(rss / 2**20, 1) if pid else None,
+        "server_rss_mib_empty": round(rss_empty / 2**20, 1) if pid else None,
+        "server_rss_mib_seated": round(rss_seated / 2**20, 1) if pid else None,
+        "server_kib_per_live_game": (
+            round((rss - rss_empty) / args.games / 1024, 1) if pid else None
+        ),
         "client_cpu_percent": round(100 * client_cpu / window, 1),
         "load_average_1m": f"{load0:.1f} -> {os.getloadavg()[0]:.1f} ({os.cpu_count()} CPUs)",
         **gc_in_window(gc0, gc1),

@@ -30,7 +30,7 @@ def test_a_full_queue_drops_the_oldest_and_says_so() -> None:
     async def main() -> None:
         bus = MemoryPubSub()
         sub = await bus.subscribe("c")
-        sub._queue = asyncio.Queue(maxsize=2)
+        sub._size = 2
         for text in ("a", "b", "c"):
             await bus.publish("c", text)
         assert sub.dropped == 1

@@ -45,7 +45,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         help="scale of computer players' thinking time: 1 (default) plays at a person's pace "
         "(a clue in 3-7 s, a vote in 1-3 s; a reveal holds the next turn up to 30 s), 0 at once",
     )
-    parser.add_argument("--max-rooms", type=int, default=5000, help="rooms per process")
+    parser.add_argument(
+        "--max-rooms",
+        type=int,
+        default=5000,
+        help="live rooms per process (idle rooms are unloaded first, then new ones refused)",
+    )
+    parser.add_argument(
+        "--idle-unload",
+        type=float,
+        default=120.0,
+        metavar="SECONDS",
+        help="a room nobody has used this long leaves memory; it loads again when asked for "
+        "(default: 120)",
+    )
+    parser.add_argument(
+        "--finished-unload",
+        type=float,
+        default=15.0,
+        metavar="SECONDS",
+        help="the same for a room whose game is over (default: 15)",
+    )
     parser.add_argument(
         "--workers",
         type=int,
@@ -91,6 +111,8 @@ def run(args: argparse.Namespace) -> int:
         data_dir=data_dir,
         client_dir=args.client_dir or defaults.client_dir,
         bot_delay_s=max(0.0, args.bot_delay),
+        idle_unload_s=max(0.0, args.idle_unload),
+        finished_unload_s=max(0.0, args.finished_unload),
         limits=Limits(max_rooms=args.max_rooms),
     )
     problem = asyncio.run(_preflight(database, args.pubsub))

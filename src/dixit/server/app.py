@@ -9,8 +9,9 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from fastapi import FastAPI, WebSocket
+from fastapi import FastAPI
 from fastapi.responses import Response
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from dixit.ops.observe import ServerMetrics, SocketProbe, timed_store
 from dixit.protocol import messages as m
@@ -28,9 +29,23 @@ from .hub import Hub
 from .public_rooms import add_table_routes
 from .room import Services
 from .static import ClientFiles
-from .ws import room_socket
+from .ws import RoomSockets, socket_room
 
 log = logging.getLogger("dixit.server")
+
+
+class _Server(FastAPI):
+    """FastAPI, but a room's WebSocket goes straight to its handler (:class:`.ws.RoomSockets`,
+    counted and timed by the socket probe): no frame of FastAPI's stack is kept for the life of
+    every socket."""
+
+    room_sockets: ASGIApp | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.room_sockets is not None and socket_room(scope) is not None:
+            await self.room_sockets(scope, receive, send)
+            return
+        await super().__call__(scope, receive, send)
 
 
 def create_app(config: ServerConfig) -> FastAPI:
@@ -74,18 +89,19 @@ def create_app(config: ServerConfig) -> FastAPI:
             await pubsub.close()
             await store.close()
 
-    app = FastAPI(
+    app = _Server(
         title="Dixit",
         version=f"protocol {m.PROTOCOL_VERSION}",
         summary="Lobby API of the Dixit game server. Play happens on /ws/{code}: see "
         "docs/protocol.md and /api/protocol/schema.",
         lifespan=lifespan,
     )
-    app.add_middleware(SocketProbe, metrics=metrics)
     client = ClientFiles(config.client_dir)
 
     def hub() -> Hub:
         return state["hub"]
+
+    app.room_sockets = SocketProbe(RoomSockets(hub), metrics)
 
     http_errors.install(app)
 
@@ -125,10 +141,6 @@ def create_app(config: ServerConfig) -> FastAPI:
         return protocol_schema()
 
     add_health_routes(app, hub, metrics)
-
-    @app.websocket("/ws/{code}")
-    async def websocket(ws: WebSocket, code: str) -> None:
-        await room_socket(ws, hub(), code)
 
     @app.get("/", include_in_schema=False)
     async def index() -> Response:

@@ -29,6 +29,7 @@ import dataclasses
 import logging
 import random
 import time
+import weakref
 from collections.abc import Awaitable, Callable, Collection, Sequence
 from typing import TYPE_CHECKING
 
@@ -113,7 +114,9 @@ def plan_deadline(
 
 class Autoplay:
     def __init__(self, room: Room) -> None:
-        self.room = room
+        # Weak: an unloaded room is freed at once by reference counting (a cycle would wait
+        # for a full collection, which the server makes rare).
+        self.room: Room = weakref.proxy(room)
         self._timer: asyncio.Task[None] | None = None
         self._timer_for: DeadlineRecord | None = None
         self._reveal: asyncio.Task[None] | None = None

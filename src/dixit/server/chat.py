@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import functools
 import json
 import logging
 import re
 import time
 import unicodedata
+import weakref
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING
 
@@ -74,7 +76,18 @@ def plain_text(text: str) -> str:
     return _SPACES.sub(" ", kept).strip()
 
 
+@functools.lru_cache(maxsize=64)
+def _windows_of(card_ids: tuple[str, ...]) -> frozenset[str]:
+    return _secret_windows_of(card_ids)
+
+
 def secret_windows(card_ids: list[str]) -> frozenset[str]:
+    """The pieces of these card ids (one set shared by every room playing the same cards: some
+    thousand strings, tens of KiB, for a full deck)."""
+    return _windows_of(tuple(card_ids))
+
+
+def _secret_windows_of(card_ids: tuple[str, ...]) -> frozenset[str]:
     """Every ``SECRET_WINDOW``-character piece of each card's own part (the hash after the deck
     slug), lower case, letters and digits only."""
     pieces: set[str] = set()
@@ -100,14 +113,16 @@ class TableTalk:
     of the room in this process."""
 
     def __init__(self, room: Room, send_all: Callable[[m.ServerModel], None]) -> None:
-        self.room = room
+        # Weak: an unloaded room is freed at once by reference counting (a cycle would wait
+        # for a full collection, which the server makes rare).
+        self.room: Room = weakref.proxy(room)
         self._send_all = send_all
-        self.lines: collections.deque[m.ChatLine] = collections.deque(maxlen=m.CHAT_HISTORY)
+        self.lines: collections.deque[m.ChatLine] | None = None  # made with the first line
         self.count = 0
         self.muted: set[str] = set()
         self._chat: dict[str, Bucket] = {}
         self._reactions: dict[str, Bucket] = {}
-        self._done: collections.OrderedDict[tuple[str, str], None] = collections.OrderedDict()
+        self._done: dict[tuple[str, str], None] = {}  # in the order they came
         self._windows: tuple[tuple[str, ...], frozenset[str]] | None = None
         self._subscription: Subscription | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -148,7 +163,7 @@ class TableTalk:
         kind = message.get("type")
         if kind == "chat":
             chat = m.Chat.model_validate(message)
-            self.lines.append(chat.line)
+            self._keep(chat.line)
             self._send_all(chat)
         elif kind == "reaction":
             self._send_all(m.Reaction.model_validate(message))
@@ -169,7 +184,12 @@ class TableTalk:
             log.exception("room %s: could not pass a talk note on", self.room.code)
 
     def state(self) -> m.Talk:
-        return m.Talk(lines=list(self.lines), muted=sorted(self.muted))
+        return m.Talk(lines=list(self.lines or ()), muted=sorted(self.muted))
+
+    def _keep(self, line: m.ChatLine) -> None:
+        if self.lines is None:
+            self.lines = collections.deque(maxlen=m.CHAT_HISTORY)
+        self.lines.append(line)
 
     def handle(self, conn: Connection, msg: m.ClientModel) -> None:
         """Answer one talk message: ack, or an error with a code (and nothing said)."""
@@ -191,7 +211,7 @@ class TableTalk:
             return
         self._done[key] = None
         if len(self._done) > _REMEMBERED_IDS:
-            self._done.popitem(last=False)
+            del self._done[next(iter(self._done))]
         conn.send(m.Ack(id=command_id, version=self.room.version, duplicate=False))
 
     def _apply(self, seat_id: str, msg: m.ClientModel) -> tuple[Code, str] | None:
@@ -228,7 +248,7 @@ class TableTalk:
             text=text,
             at=int(time.time() * 1000),
         )
-        self.lines.append(line)
+        self._keep(line)
         self._tell(m.Chat(line=line))
         return None
 

@@ -31,6 +31,8 @@ class ServerConfig:
     data_dir: Path = field(default_factory=lambda: Path.home() / ".local" / "share" / "dixit")
     client_dir: Path = field(default_factory=default_client_dir)
     bot_delay_s: float = 1.0  # scale of computer players' pace: 1 a person's, 0 at once
+    idle_unload_s: float = 120.0  # a room nobody has used this long leaves memory (not the store)
+    finished_unload_s: float = 15.0  # the same for a room whose game is over
     limits: Limits = field(default_factory=Limits)
     # One process drives a room's timers and computer players at a time: it holds the lease
     # ``room:CODE`` in the event store for this long, renewing it every third of it. A holder

@@ -60,7 +60,7 @@ class Connection:
         self.token_hash = ""
         self.events = False  # the socket asked for redacted events besides views (hello)
         self.closed = False
-        self._backlog: collections.deque[str] = collections.deque()
+        self._backlog: collections.deque[str] | None = None  # made when a send suspends
         self._max_backlog = limits.send_queue
         self._writer: asyncio.Task[None] | None = None  # only while a send is suspended
         self._closer: asyncio.Task[None] | None = None
@@ -75,7 +75,9 @@ class Connection:
             return
         text = message if isinstance(message, str) else message.model_dump_json()
         if self._writer is not None:
-            if len(self._backlog) >= self._max_backlog:
+            if self._backlog is None:
+                self._backlog = collections.deque()
+            elif len(self._backlog) >= self._max_backlog:
                 self._abort()
                 return
             self._backlog.append(text)
@@ -96,8 +98,9 @@ class Connection:
             await _Resume(coro, yielded)
             while self._backlog:
                 await self.ws.send_text(self._backlog.popleft())
+            self._backlog = None  # an idle socket keeps no queue
         except Exception:  # the peer went away: the reader side notices and detaches
-            self._backlog.clear()
+            self._backlog = None
             self.closed = True
             if self._closer is None:
                 self._closer = asyncio.get_running_loop().create_task(self._close_after_writes())
@@ -115,7 +118,7 @@ class Connection:
     def _abort(self) -> None:
         """Stop now: drop what is queued and close the socket."""
         self.closed = True
-        self._backlog.clear()
+        self._backlog = None
         if self._writer is not None:
             self._writer.cancel()
         if self._closer is None:

@@ -82,7 +82,7 @@ def add_deck_routes(app: FastAPI, hub: Callable[[], Hub]) -> None:
         """A host describes cards of an imported deck (what computer players and screen
         readers read); an empty caption removes one. Answers the deck as listed."""
         cards = hub().services.cards
-        if not hub().host_of_token(body.token):
+        if not await hub().host_of_token(body.token):
             raise ServerError(Code.NOT_HOST, "only a room's host can describe cards", 403)
         try:
             await asyncio.to_thread(cards.set_captions, slug, dict(body.captions))
@@ -107,7 +107,7 @@ def add_deck_routes(app: FastAPI, hub: Callable[[], Hub]) -> None:
         token: Annotated[str, Form(description="the seat token of a room's host")],
     ) -> dict[str, object]:
         """A host uploads a deck of their own pictures."""
-        if not hub().host_of_token(token):
+        if not await hub().host_of_token(token):
             raise ServerError(Code.NOT_HOST, "only a room's host can import a deck", 403)
         limit = hub().services.config.limits.max_upload_bytes
         data = await file.read(limit + 1)

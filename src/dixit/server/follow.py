@@ -158,6 +158,12 @@ class Follower:
             self._subscription.close()
         if self._task is not None:
             self._task.cancel()
+        # A cancelled task keeps its frames (and so the room) until it is dropped.
+        self._task = self._subscription = None
+
+
+def _nothing() -> None:
+    pass
 
 
 def _parse(text: str) -> Note | None:
@@ -212,6 +218,8 @@ class Attendance:
     def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
+        self._task = None
+        self._changed = _nothing  # the room is going: hold no reference to it
         for here in list(self._mine.values()):
             self._spawn(self._leave(here))
         self._mine.clear()

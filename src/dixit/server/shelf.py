@@ -10,6 +10,7 @@ games from the event store.
 from __future__ import annotations
 
 import asyncio
+import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -45,7 +46,9 @@ def readable(cards: CardSource, card_ids: Sequence[str]) -> bool:
 
 class Shelf:
     def __init__(self, room: Room) -> None:
-        self.room = room
+        # Weak: an unloaded room is freed at once by reference counting (a cycle would wait
+        # for a full collection, which the server makes rare).
+        self.room: Room = weakref.proxy(room)
         self._book: CardBook | None = None
         self._game: int | None = None
         self._task: asyncio.Task[CardBook] | None = None

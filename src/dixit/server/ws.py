@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 
+from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from dixit.protocol import ProtocolError, parse_client_message
@@ -20,6 +22,7 @@ from dixit.protocol.codes import ErrorCode as Code
 from dixit.protocol.convert import error_json
 
 from .connection import Connection
+from .errors import ServerError
 from .hub import Hub
 from .room import Room
 from .tokens import token_hash
@@ -85,23 +88,62 @@ async def _await_hello(ws: WebSocket, conn: Connection, room: Room, timeout: flo
             return True
 
 
+def socket_room(scope: Scope) -> str | None:
+    """The room code of a ``/ws/{code}`` WebSocket scope; None for anything else."""
+    if scope["type"] != "websocket":
+        return None
+    path: str = scope["path"]
+    code = path[4:]
+    return code if path.startswith("/ws/") and code and "/" not in code else None
+
+
+class RoomSockets:
+    """ASGI app of ``/ws/{code}``, called by the server before FastAPI's own stack.
+
+    A socket lives for a whole game, and every frame between the server and its handler lives
+    as long: FastAPI's router, its per-request exit stacks, exception and telemetry wrappers
+    came to some 20 KiB and 50 objects a socket (tracemalloc, docs/benchmarks.md). Here a
+    socket costs the WebSocket layer's own objects and the room's."""
+
+    def __init__(self, hub: Callable[[], Hub]) -> None:
+        self.hub = hub
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        code = socket_room(scope)
+        assert code is not None
+        await room_socket(WebSocket(scope, receive, send), self.hub(), code)
+
+
 async def room_socket(ws: WebSocket, hub: Hub, code: str) -> None:
     await ws.accept()
     limits = hub.services.config.limits
     conn = Connection(ws, limits)
-    room = await hub.get(code)
-    if room is None:
-        conn.send(m.Closed(code=Code.ROOM_NOT_FOUND, message="no such room"))
-        conn.close()
-        await conn.wait_closed()
-        return
+    room = None
+    try:
+        room = await hub.hold(code)  # (no context manager: fewer objects a socket keeps)
+        if room is None:
+            conn.send(m.Closed(code=Code.ROOM_NOT_FOUND, message="no such room"))
+        else:
+            await _serve(ws, conn, room, limits.hello_timeout_s)
+    except ServerError as error:  # the room could not be loaded (this server is full)
+        conn.send(m.Closed(code=error.code, message=error.message))
+    finally:
+        if room is not None:
+            hub.release(room)
+    conn.close()
+    await conn.wait_closed()
+
+
+async def _serve(ws: WebSocket, conn: Connection, room: Room, hello_timeout_s: float) -> None:
+    """Phase one, then phase two, on a room the hub keeps loaded meanwhile."""
     attached = False
     try:
-        attached = await _await_hello(ws, conn, room, limits.hello_timeout_s)
+        attached = await _await_hello(ws, conn, room, hello_timeout_s)
         while attached and not conn.closed:
             msg = _read(conn, await _receive(ws))
             if msg is not None:
                 await room.handle(conn, msg)
+                msg = None  # not kept alive while this socket waits (a game lasts long)
     except TimeoutError:
         conn.send(m.Closed(code=Code.HELLO_TIMEOUT, message="no hello in time"))
     except (_Gone, WebSocketDisconnect):
