@@ -43,16 +43,18 @@ def _worker_of(base: str) -> str:
         return str(answer.headers["x-dixit-worker"])
 
 
-def _workers_seen(base: str, tries: int = 200) -> dict[str, str]:
-    """index → pid, from fresh connections, once both workers have answered."""
+def _workers_seen(base: str, within_s: float = 60.0) -> dict[str, str]:
+    """index → pid, from fresh connections, once both workers have answered (a worker may
+    still be starting on a busy machine)."""
     seen: dict[str, str] = {}
-    for _ in range(tries):
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline:
         index, pid = _worker_of(base).split(":")
         seen[index] = pid
         if len(seen) == 2:
             return seen
         time.sleep(0.02)
-    raise AssertionError(f"only workers {seen} answered {tries} connections")
+    raise AssertionError(f"only workers {seen} answered in {within_s} s")
 
 
 def _socket_worker(client: Client) -> str:
