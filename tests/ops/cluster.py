@@ -193,6 +193,7 @@ class Player:
         self.room: Message | None = None
         self.lives: list[SocketLife] = []
         self.pending: dict[str, Sent] = {}
+        self.sent: dict[str, Sent] = {}  # every command, answered or not
         self.acked: dict[str, tuple[str, int, bool]] = {}  # id -> (kind, version, duplicate)
         self.errors: Counter[str] = Counter()
         self.unexpected: list[Message] = []  # answers no client should ever get
@@ -291,11 +292,17 @@ class Player:
         """Send a command (answered later, in :meth:`run` or :meth:`answer`); its id."""
         cid = self._new_id()
         message = {"type": kind, **fields}
-        self.pending[cid] = Sent(kind, message, time.monotonic())
+        self.pending[cid] = self.sent[cid] = Sent(kind, message, time.monotonic())
         if self.ws is not None:
             with contextlib.suppress(ConnectionClosed):
                 await self.ws.send(json.dumps({**message, "id": cid}))
         return cid
+
+    def lose_ack(self, cid: str) -> None:
+        """Forget that ``cid`` was answered, as a client whose ack was lost would: it is resent
+        on the next socket (and must then be acknowledged as a duplicate, applied once)."""
+        del self.acked[cid]
+        self.pending[cid] = Sent(self.sent[cid].kind, self.sent[cid].message, time.monotonic())
 
     async def answer(self, cid: str, timeout_s: float = 30.0) -> Message:
         """Read until ``cid`` is answered (reconnecting when the socket drops)."""

@@ -34,7 +34,7 @@ from dixit.engine import CardsSubmitted, ClueGiven, Event, VoteCast, replay
 from dixit.engine.serialize import event_from_json
 from dixit.storage import StoredEvent, open_store
 
-from .cluster import GAME_MOVES, OwnHaproxy, Player, haproxy_missing
+from .cluster import GAME_MOVES, Message, OwnHaproxy, Player, haproxy_missing
 from .services import OwnPostgres, OwnRedis, server_harness
 
 h = server_harness()
@@ -164,8 +164,34 @@ class Fault:
     not_ready_after: list[str]  # processes still not ready a while after it ended
 
 
+@dataclass
+class Lobby:
+    """A room still in its lobby on the process that is killed: its host's acknowledged
+    ``add_bot`` is resent after the restart (as if the ack had been lost)."""
+
+    code: str
+    host: Player
+    add_bot: str
+    resent: Message | None = None
+
+
+async def _open_lobby(proxy: OwnHaproxy) -> Lobby:
+    base = proxy.base("by_room")
+    status, ticket = await asyncio.to_thread(_http, base, "POST", "/api/rooms", {"name": "Lo"})
+    assert status == 200, ticket
+    host = Player(proxy.ws_base("by_room"), ticket, random.Random(5))
+    await host.connect()
+    cid = await host.command("add_bot", level="random")
+    assert (await host.answer(cid))["type"] == "ack", (host.errors, host.unexpected)
+    return Lobby(ticket["code"], host, cid)
+
+
 async def _inject(
-    servers: list[Any], redis: OwnRedis, postgres: OwnPostgres, tables: list[Table]
+    servers: list[Any],
+    redis: OwnRedis,
+    postgres: OwnPostgres,
+    tables: list[Table],
+    lobby: Lobby,
 ) -> list[Fault]:
     bases = [s.base for s in servers]
     faults: list[Fault] = []
@@ -174,15 +200,19 @@ async def _inject(
         return sum(not t.over for t in tables)
 
     await asyncio.sleep(3)
-    # 1. SIGKILL the process holding the first room (the hashed one), then start it again.
-    held = Counter(p.lives[-1].server for p in tables[0].players if p.lives)
-    name = held.most_common(1)[0][0] or "s0"
+    # 1. SIGKILL the process holding the lobby (a hashed room), then start it again.
+    name = lobby.host.lives[-1].server or "s0"
     victim = servers[int(name.removeprefix("s"))]
     faults.append(Fault(f"SIGKILL {name}", in_play(), []))
     victim.kill()
     await asyncio.sleep(1.0)
     await asyncio.to_thread(victim.start)
     faults[-1].not_ready_after = await _until_ready(bases, 60)
+    await lobby.host.drop()
+    lobby.host.lose_ack(lobby.add_bot)
+    await lobby.host.connect()  # resends the add_bot, same id
+    lobby.resent = await lobby.host.answer(lobby.add_bot)
+    await lobby.host.drop()
     await asyncio.sleep(3)
 
     # 2. Restart Redis (no persistence: like a crash).
@@ -261,28 +291,35 @@ def _check_table(table: Table, problems: list[str]) -> dict[str, Any]:
     ]
     if table.plan.timers and not timer_moves:
         problems.append(f"{code}: no timer ever played for the sleepy seat")
-    missed = doubled = 0
+    missed: list[str] = []
+    doubled: list[str] = []
+    due_total = missing = 0
     for player in table.players:
         for life in player.lives:
             got = Counter(n["seat"] for n in life.notices if n["code"] == "timer/auto_played")
             due = Counter(seat for v, seat in timer_moves if life.first < v < life.last)
-            for seat, n in due.items():
-                if got[seat] < n:
-                    missed += n - got[seat]
-                    problems.append(
-                        f"{code}/{player.seat}: {n - got[seat]} of {n} timer/auto_played for "
-                        f"{seat} missing on a socket to {life.server} (versions "
-                        f"{life.first}..{life.last})"
-                    )
+            due_total += due.total()
+            missing += sum(max(0, n - got[seat]) for seat, n in due.items())
+            missed.extend(
+                f"{player.seat} on {life.server} (v{life.first}..{life.last}) got {got[seat]} "
+                f"of {n} for {seat}"
+                for seat, n in due.items()
+                if got[seat] < n
+            )
         total = Counter(n["seat"] for n in player.notices("timer/auto_played"))
         stored = Counter(seat for _, seat in timer_moves)
-        for seat, n in total.items():
-            if n > stored[seat]:
-                doubled += n - stored[seat]
-                problems.append(
-                    f"{code}/{player.seat}: {n} timer/auto_played for {seat}, "
-                    f"{stored[seat]} timer moves stored"
-                )
+        doubled.extend(
+            f"{player.seat} got {n} for {seat}, {stored[seat]} stored"
+            for seat, n in total.items()
+            if n > stored[seat]
+        )
+    if missed:
+        problems.append(
+            f"{code}: {missing} of {due_total} (socket, timer move) pairs lack the "
+            f"timer/auto_played notice, e.g. {'; '.join(missed[:3])}"
+        )
+    if doubled:
+        problems.append(f"{code}: timer/auto_played said twice: {'; '.join(doubled[:3])}")
     return {
         "code": code,
         "mode": table.plan.mode,
@@ -293,8 +330,9 @@ def _check_table(table: Table, problems: list[str]) -> dict[str, Any]:
         "errors": dict(sum((p.errors for p in table.players), Counter())),
         "unanswered": sum(p.unanswered for p in table.players),
         "timer_moves": len(timer_moves),
-        "notices_missed": missed,
-        "notices_doubled": doubled,
+        "notices_due": due_total,
+        "notices_missed": missing,
+        "notices_doubled": len(doubled),
         "over": table.over,
     }
 
@@ -365,16 +403,17 @@ def test_three_processes_behind_haproxy_survive_a_kill_and_redis_and_postgresql_
     proxy = OwnHaproxy(tmp_path, [s.port for s in servers])
     rng = random.Random(13)
 
-    async def main() -> tuple[list[Table], list[Fault]]:
+    async def main() -> tuple[list[Table], list[Fault], Lobby]:
         for server in servers:
             await asyncio.to_thread(server.start)
         proxy.start()
         assert not await _until_ready([proxy.base("by_room"), proxy.base("spread")], 30)
+        lobby = await _open_lobby(proxy)
         tables = [await _open_table(proxy, plan, rng, n) for n, plan in enumerate(PLANS)]
         players = [p for t in tables for p in t.players]
         runs = [asyncio.create_task(p.run(PLAY_S + 120)) for p in players]
         try:
-            faults = await _inject(servers, own_redis, own_postgres, tables)
+            faults = await _inject(servers, own_redis, own_postgres, tables, lobby)
             for player in players:
                 player.think = FAST
                 player.give_up_at = time.monotonic() + PLAY_S
@@ -385,15 +424,16 @@ def test_three_processes_behind_haproxy_survive_a_kill_and_redis_and_postgresql_
             await asyncio.gather(*runs, return_exceptions=True)
         for run in runs:
             run.result()  # a client's own bug shows here
-        return tables, faults
+        return tables, faults, lobby
 
     try:
-        tables, faults = asyncio.run(main())
+        tables, faults, lobby = asyncio.run(main())
     finally:
         proxy.stop()
         for server in servers:
             server.stop()
-    asyncio.run(_read_store(own_postgres.url, tables))
+    lobby_table = Table(Plan("by_room", 1, 1, False), lobby.code, [lobby.host])
+    asyncio.run(_read_store(own_postgres.url, [*tables, lobby_table]))
 
     problems: list[str] = []
     figures = [_check_table(t, problems) for t in tables]
@@ -406,6 +446,15 @@ def test_three_processes_behind_haproxy_survive_a_kill_and_redis_and_postgresql_
     for table, figure in zip(tables, figures, strict=True):
         if table.plan.mode == "spread" and len(figure["servers"]) < 2:
             problems.append(f"{table.code}: spread room served by {figure['servers']} only")
+    bots = [s for s in lobby_table.record.get("seats", []) if s["token_hash"] is None]
+    if lobby.resent is None or lobby.host.acked.get(lobby.add_bot, ("", 0, False))[2] is not True:
+        problems.append(
+            f"lobby {lobby.code}: an acknowledged add_bot resent after the kill was not "
+            f"answered as a duplicate ({lobby.host.acked.get(lobby.add_bot)}, "
+            f"{dict(lobby.host.errors)})"
+        )
+    if len(bots) != 1:
+        problems.append(f"lobby {lobby.code}: one add_bot (sent twice) seated {len(bots)} bots")
     report = {"tables": figures, "faults": [f.__dict__ for f in faults], **logs}
     print(json.dumps(report, indent=1))
     assert not problems, "\n".join(problems[:60])
