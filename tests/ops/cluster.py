@@ -3,9 +3,10 @@ several ``dixit serve`` processes, and a player that behaves like a real client 
 (reconnects with its seat token and ``since``, resends unanswered commands with the same id).
 
 HAProxy listens on two ports: ``by_room`` sends every request and socket of one room to one
-process (a consistent hash of the room code, like deploy/haproxy.cfg), ``spread`` deals each
-connection round-robin, so the players of one room sit on different processes. Both take a
-process out while /api/health/ready says it is not ready. Every answer carries the name of the
+process (a consistent hash of the room code, like deploy/haproxy.cfg), ``spread`` sends a
+request with ``?via=sN`` to process N while it is up and deals the others round-robin, so the
+players of one room sit on the processes the test chose. Both take a process out while
+/api/health/ready says it is not ready. Every answer carries the name of the
 process that gave it (``X-Dixit-Server``) and every request is logged with its status.
 """
 
@@ -90,6 +91,7 @@ backend spread
     http-check expect status 200
     http-response set-header X-Dixit-Server %s
     default-server check inter 500ms fall 2 rise 1
+{chosen}
 {servers}
 """
 
@@ -104,8 +106,11 @@ class OwnHaproxy:
         self.spread = free_port()
         servers = "\n".join(f"    server s{i} 127.0.0.1:{port}" for i, port in enumerate(ports))
         self.config = root / "haproxy.cfg"
+        chosen = "\n".join(
+            f"    use-server s{i} if {{ urlp(via) -m str s{i} }}" for i in range(len(ports))
+        )
         self.config.write_text(
-            CONFIG.format(by_room=self.by_room, spread=self.spread, servers=servers)
+            CONFIG.format(by_room=self.by_room, spread=self.spread, servers=servers, chosen=chosen)
         )
         self.log = root / "haproxy.log"
         self._proc: subprocess.Popen[bytes] | None = None
@@ -180,8 +185,10 @@ class Player:
         *,
         sleepy: bool = False,
         think: tuple[float, float] = (0.05, 0.2),
+        via: str | None = None,
     ) -> None:
         self.ws_base = ws_base
+        self.via = via  # the process the spreading proxy port should send this socket to
         self.code: str = ticket["code"]
         self.token: str = ticket["token"]
         self.seat: str = ticket["seat"]
@@ -239,8 +246,9 @@ class Player:
         delay = 0.1
         while not self.stop and time.monotonic() < self.give_up_at:
             try:
+                query = f"?via={self.via}" if self.via else ""
                 ws = await connect(
-                    f"{self.ws_base}/ws/{self.code}", open_timeout=10, close_timeout=2
+                    f"{self.ws_base}/ws/{self.code}{query}", open_timeout=10, close_timeout=2
                 )
             except (OSError, InvalidHandshake, TimeoutError) as error:
                 self.refused[type(error).__name__] += 1
@@ -327,7 +335,11 @@ class Player:
             self.view = message["view"]
         elif kind == "room":
             self.room = message["room"]
-        elif kind == "notice" and life is not None:
+        if kind in ("welcome", "room") and self.room is not None:
+            mine = [seat for seat in self.room["seats"] if seat["id"] == self.seat]
+            if mine and mine[0].get("autoplay"):
+                self._come_back = True  # the computer plays for me: back after my break
+        if kind == "notice" and life is not None:
             life.notices.append(message)
             if message["code"] == "seat/autoplayed" and message["seat"] == self.seat:
                 self._come_back = True
