@@ -100,12 +100,25 @@ class Table:
 
 
 def _http(base: str, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-    """One request through the proxy, retried while no process can take it (502–504)."""
+    """One request through the proxy, retried while no process can take it (HAProxy's 502–504,
+    whose bodies are HTML)."""
+    data = None if body is None else json.dumps(body).encode()
     end = time.monotonic() + 60
     while True:
-        status, answer = h.http(base, method, path, body)
+        request = urllib.request.Request(
+            base + path, data=data, method=method, headers={"Content-Type": "application/json"}
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                return int(answer.status), json.loads(answer.read() or b"null")
+        except urllib.error.HTTPError as error:
+            status, text = error.code, error.read()
+            error.close()
         if status not in (502, 503, 504) or time.monotonic() > end:
-            return int(status), answer
+            try:
+                return status, json.loads(text or b"null")
+            except ValueError:
+                return status, text.decode(errors="replace")
         time.sleep(0.2)
 
 
