@@ -11,7 +11,7 @@ CHROMIUM := /usr/bin/chromium
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install web web-build chromium lint typecheck test-py test-web bench clean
+.PHONY: run test install web web-build chromium haproxy lint typecheck test-py test-web bench clean
 
 # `make run` installs only what the game needs; `make test` adds the dev and research extras.
 $(RUN_STAMP): pyproject.toml
@@ -40,6 +40,10 @@ web-build: web
 chromium:
 	@test -x $(CHROMIUM) || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-core fonts-noto-color-emoji >/dev/null; }
 
+# tests/ops/test_cluster.py puts HAProxy in front of three servers.
+haproxy:
+	@test -x /usr/sbin/haproxy || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null; }
+
 run: $(RUN_STAMP) web-build
 	$(BIN)/dixit serve --host $(HOST) --port $(PORT)
 
@@ -55,7 +59,7 @@ typecheck: install
 test-web: web
 	cd web && npm test --silent
 
-test-py: install web-build chromium
+test-py: install web-build chromium haproxy
 	$(BIN)/pytest
 
 test: lint typecheck test-web test-py
