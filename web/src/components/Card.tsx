@@ -16,6 +16,8 @@ export interface CardProps {
   onKeyDown?: (e: JSX.TargetedKeyboardEvent<HTMLButtonElement>) => void;
   t: T;
   testid?: string;
+  /** Load the picture at once, even while out of sight (a hand hidden under the reveal). */
+  eager?: boolean;
   children?: preact.ComponentChildren;
 }
 
@@ -30,7 +32,7 @@ export function Card(props: CardProps) {
   const cls = ["card", selected ? "is-selected" : "", disabled ? "is-disabled" : "", onSelect ? "is-choosable" : ""].join(" ");
   const face = (
     <>
-      <img src={cardUrl(id)} alt={alt} loading="lazy" decoding="async" draggable={false} />
+      <img src={cardUrl(id)} alt={alt} loading={props.eager ? "eager" : "lazy"} decoding="async" draggable={false} />
       {number !== undefined ? <span class="card-number" aria-hidden="true">{number}</span> : null}
       {tag ? <span class="card-tag">{tag}</span> : null}
     </>
