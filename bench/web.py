@@ -7,6 +7,11 @@ player's hand is decoded and on screen, for a player opening a game in progress 
 cold (a fresh browser context, empty cache) and warm (a reload). Layout shift: the cumulative
 layout shift score (CLS, ``layout-shift`` entries without recent input) of a phone player who
 plays two whole rounds by tapping. Prints a Markdown section.
+
+    .venv/bin/python bench/web.py --cls 5 [--shifts]
+
+runs only the layout-shift routine (5 times), and with ``--shifts`` lists every layout-shift entry
+with the nodes that moved (previous and current rectangle: x, y, width, height).
 """
 
 from __future__ import annotations
@@ -80,14 +85,35 @@ def measure(browser, base: str, ticket: dict, viewport: dict, mobile: bool) -> d
 
 CLS_OBSERVER = """
   window.__cls = 0;
+  window.__shifts = [];
+  const describe = (n) => {
+    if (!n || !n.tagName) return String(n && n.nodeName);
+    const id = n.getAttribute('data-testid') || n.id;
+    const cls = (n.getAttribute('class') || '').trim().split(/\\s+/).slice(0, 2).join('.');
+    return n.tagName.toLowerCase() + (id ? '#' + id : '') + (cls ? '.' + cls : '');
+  };
+  const rect = (r) => [Math.round(r.x), Math.round(r.y), Math.round(r.width), Math.round(r.height)];
   new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) if (!e.hadRecentInput) window.__cls += e.value;
+    for (const e of list.getEntries()) {
+      if (!e.hadRecentInput) window.__cls += e.value;
+      const b = document.querySelector('[data-testid=banner]');
+      const g = document.querySelector('[data-testid=game]');
+      window.__shifts.push({
+        value: e.value, input: e.hadRecentInput, t: Math.round(e.startTime),
+        turn: b && g ? b.dataset.turn + ' r' + g.dataset.round : '-',
+        sources: (e.sources || []).map((s) => ({
+          node: describe(s.node), from: rect(s.previousRect), to: rect(s.currentRect),
+        })),
+      });
+    }
   }).observe({ type: 'layout-shift', buffered: true });
 """
 
 
-def play_cls(browser, base: str) -> float:
-    """CLS of two rounds played on a phone: telling, the reveal, choosing a card, voting."""
+def play_cls(browser, base: str, shifts: list | None = None) -> float:
+    """CLS of two rounds played on a phone: telling, the reveal, choosing a card, voting.
+
+    ``shifts``, when given, gets every layout-shift entry (value, turn, sources)."""
     ticket = api(
         base,
         "POST",
@@ -114,11 +140,44 @@ def play_cls(browser, base: str) -> float:
     page.get_by_test_id("game-over").wait_for(timeout=30_000)
     page.wait_for_timeout(1500)
     cls = float(page.evaluate("window.__cls"))
+    if shifts is not None:
+        shifts.extend(page.evaluate("window.__shifts"))
     ctx.close()
     return cls
 
 
+def cls_only(runs: int, show: bool) -> int:
+    """Only the phone's layout shift, ``runs`` times; ``show`` lists every shift and its sources."""
+    values = []
+    with tempfile.TemporaryDirectory() as tmp:
+        proc, base, log = start_server(
+            Path(tmp), Path(tmp) / "server.log", bot_delay=0.1, decks=committed_decks(Path(tmp))
+        )
+        try:
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+                for run in range(runs):
+                    entries: list = []
+                    values.append(play_cls(browser, base, entries))
+                    print(f"run {run + 1}: CLS {values[-1]:.3f}")
+                    for e in entries if show else []:
+                        mark = " (after input, not counted)" if e["input"] else ""
+                        print(f"  {e['t']:>6} ms  {e['value']:.4f}  {e['turn']}{mark}")
+                        for src in e["sources"]:
+                            print(f"      {src['node']}: {src['from']} -> {src['to']}")
+                browser.close()
+        finally:
+            stop_server(proc, log)
+    med = statistics.median(values)
+    print(f"CLS median {med:.3f}, min {min(values):.3f}, max {max(values):.3f}")
+    return 0
+
+
 def main() -> int:
+    if "--cls" in sys.argv:
+        i = sys.argv.index("--cls")
+        runs = int(sys.argv[i + 1]) if len(sys.argv) > i + 1 and sys.argv[i + 1].isdigit() else 5
+        return cls_only(runs, "--shifts" in sys.argv)
     rows = bundle()
     raw_js, gz_js = initial_js(rows)
     all_js_gz = sum(g for n, _, g in rows if n.endswith(".js"))
@@ -147,7 +206,7 @@ def main() -> int:
                 time.sleep(0.5)
                 desktop = measure(browser, base, ticket, DESKTOP, False)
                 phone = measure(browser, base, ticket, PHONE, True)
-                shifts = [play_cls(browser, base) for _ in range(3)]
+                shifts = [play_cls(browser, base) for _ in range(5)]
                 version = browser.version
                 browser.close()
         finally:
@@ -165,7 +224,7 @@ def main() -> int:
         print(f"| Time-to-playable, {label}, cold | {ms(res['cold'])} |")
         print(f"| Time-to-playable, {label}, reload | {ms(res['warm'])} |")
         print(f"| DOMContentLoaded, {label}, cold | {ms(res['dcl'])} |")
-    print(f"| Layout shift (CLS), two rounds played on a phone | {max(shifts):.3f} (worst of 3) |")
+    print(f"| Layout shift (CLS), two rounds played on a phone | {max(shifts):.3f} (worst of 5) |")
     print(f"\nChromium {version}, {RUNS} runs each, medians.")
     print("\n| File | Raw | gzip |\n| --- | --- | --- |")
     for name, r, g in rows:

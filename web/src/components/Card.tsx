@@ -16,6 +16,8 @@ export interface CardProps {
   onKeyDown?: (e: JSX.TargetedKeyboardEvent<HTMLButtonElement>) => void;
   t: T;
   testid?: string;
+  /** Load the picture at once, even while out of sight (a hand hidden under the reveal). */
+  eager?: boolean;
   children?: preact.ComponentChildren;
 }
 
@@ -23,13 +25,14 @@ export function cardUrl(id: string): string {
   return `/cards/${encodeURIComponent(id)}`;
 }
 
-/** One card, 2:3. Selectable cards are buttons; every card can be zoomed. */
+/** One card, 2:3. Selectable cards are buttons; every card can be zoomed. (Keyed parts: when a
+ * card becomes choosable its face turns into a new button, and the zoom button stays itself.) */
 export function Card(props: CardProps) {
   const { id, alt, selected, disabled, number, tag, onSelect, onZoom, t } = props;
   const cls = ["card", selected ? "is-selected" : "", disabled ? "is-disabled" : "", onSelect ? "is-choosable" : ""].join(" ");
   const face = (
     <>
-      <img src={cardUrl(id)} alt={alt} loading="lazy" decoding="async" draggable={false} />
+      <img src={cardUrl(id)} alt={alt} loading={props.eager ? "eager" : "lazy"} decoding="async" draggable={false} />
       {number !== undefined ? <span class="card-number" aria-hidden="true">{number}</span> : null}
       {tag ? <span class="card-tag">{tag}</span> : null}
     </>
@@ -38,6 +41,7 @@ export function Card(props: CardProps) {
     <div class={cls} data-card={id} data-testid={props.testid}>
       {onSelect ? (
         <button
+          key="face"
           type="button"
           class="card-face"
           aria-pressed={selected ? "true" : "false"}
@@ -50,12 +54,12 @@ export function Card(props: CardProps) {
           {face}
         </button>
       ) : (
-        <div class="card-face" tabIndex={onZoom ? 0 : undefined} role={onZoom ? "button" : undefined} onKeyDown={(e) => { if (e.key === "Enter" && onZoom) onZoom(); }} onDblClick={onZoom}>
+        <div key="face" class="card-face" tabIndex={onZoom ? 0 : undefined} role={onZoom ? "button" : undefined} onKeyDown={(e) => { if (e.key === "Enter" && onZoom) onZoom(); }} onDblClick={onZoom}>
           {face}
         </div>
       )}
       {onZoom ? (
-        <button type="button" class="card-zoom" tabIndex={-1} onClick={onZoom} aria-label={number !== undefined ? `${t("game.zoom")} ${number}` : t("game.zoom")} title={t("game.zoom")}>
+        <button key="zoom" type="button" class="card-zoom" tabIndex={-1} onClick={onZoom} aria-label={number !== undefined ? `${t("game.zoom")} ${number}` : t("game.zoom")} title={t("game.zoom")}>
           <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><circle cx="10" cy="10" r="6" fill="none" stroke="currentColor" stroke-width="2.4" /><path d="M15 15l5 5" stroke="currentColor" stroke-width="2.6" stroke-linecap="round" /></svg>
         </button>
       ) : null}

@@ -76,6 +76,7 @@ export function CardRow({ cards, label, kind, onSelect, onZoom, t }: Props) {
             onKeyDown={(e) => onCardKey(e, () => onZoom(i))}
             t={t}
             testid={`${kind}-card`}
+            eager={kind === "hand"}
           >
             {c.extra}
           </Card>

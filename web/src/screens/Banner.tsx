@@ -24,8 +24,10 @@ export function turnText(t: T, tn: Turn, room: RoomState): string {
 }
 
 /** Whose turn it is, the round, the piles and (while cards are chosen) the clue: sticky on top,
- * so the clue stays in sight while scrolling through the cards. */
-export function Banner({ view, room, clue, teller }: { view: GameView; room: RoomState; clue?: string | null; teller?: string }) {
+ * so the clue stays in sight while scrolling through the cards. With `clueSlot`, while the clue
+ * is still being thought of, its line is held by a quiet "…": the banner keeps one height through
+ * the round, so the cards below it do not jump when the clue arrives. */
+export function Banner({ view, room, clue, teller, clueSlot }: { view: GameView; room: RoomState; clue?: string | null; teller?: string; clueSlot?: boolean }) {
   const { t } = useI18n();
   const tn = turn(view);
   const mine = isMine(tn);
@@ -37,8 +39,11 @@ export function Banner({ view, room, clue, teller }: { view: GameView; room: Roo
         <span>{t("game.pile", { n: view.pile_count })}</span>
         {view.rules.reshuffle_discards ? <span data-testid="discard">{t("game.discard", { n: view.discard_count })}</span> : null}
       </div>
-      <p class="banner-text">{turnText(t, tn, room)}</p>
-      {clue ? <p class="banner-clue" data-testid="banner-clue"><q>{clue}</q>{teller ? <span> — {teller}</span> : null}</p> : null}
+      <div class="banner-body">
+        <p class="banner-text">{turnText(t, tn, room)}</p>
+        {clue ? <p class="banner-clue" data-testid="banner-clue"><q>{clue}</q>{teller ? <span> — {teller}</span> : null}</p> : null}
+        {!clue && clueSlot ? <p class="banner-clue banner-clue--slot" aria-hidden="true"><q>…</q>{teller ? <span> — {teller}</span> : null}</p> : null}
+      </div>
       {d && d.phase === view.phase ? <TimerRing deadline={d.at} total={d.seconds} t={t} /> : null}
     </div>
   );

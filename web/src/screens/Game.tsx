@@ -7,7 +7,7 @@ import { useCardAlt } from "../net/cardText";
 import { rabbitHex } from "../components/colors";
 import { useI18n } from "../i18n/context";
 import { isPending, revealedRound, roundPoints, seatName, shownView, type ClientState } from "../state/reducer";
-import { useTurnMoment } from "../state/turnMoment";
+import { reducedMotion, useTurnMoment } from "../state/turnMoment";
 import { Banner, ClueBubble } from "./Banner";
 import { GameOver } from "./GameOver";
 import { HostControls } from "./HostControls";
@@ -91,6 +91,8 @@ export function Game({ state, send }: { state: ClientState; send: Send }) {
   /** The reveal is read (Continue, or it closed by itself): the server may start the next turn. */
   function closeReveal(round: number) {
     setDismissed(round);
+    // The next turn comes in the reveal's place, at the top: go there (a scroll, not a jump).
+    scrollTo({ top: 0, behavior: reducedMotion() ? "auto" : "smooth" });
     if (state.you?.role === "player") send({ type: "reveal_seen", round });
   }
   const reveal = revealedRound(view, dismissed);
@@ -148,34 +150,42 @@ export function Game({ state, send }: { state: ClientState; send: Send }) {
   const submittedNote = phase === "submit" && view.my_cards.length > 0 && view.viewer !== view.storyteller;
   const votedNote = phase === "vote" && view.my_vote !== null;
 
+  const handSection = (small: boolean) => (
+    <section class={`hand-area${small ? " hand-area--small" : ""}`} key={small ? "hand-small" : "hand"}>
+      <h2 class="section-title">{t("game.yourHand")}</h2>
+      <CardRow cards={handCards} label={t("game.yourHand")} kind="hand" onSelect={handSelectable ? (id, kb) => toggle(id, choosableHand, kb) : undefined} onZoom={(i) => setZoom({ cards: handCards, index: i, select: handSelectable ? (id) => { toggle(id, choosableHand); showChosen(id); } : undefined })} t={t} />
+    </section>
+  );
+  const showHand = phase !== "over" && hand.length > 0;
+
+  // What a phase adds comes in place or below, never above what is already on screen: the hand
+  // keeps its place through the clue and the cards going in (the face-down pile and the notes come
+  // under it); the vote's table takes the hand's place (the hand, small, goes under the table);
+  // the reveal and the game over take the top.
   return (
-    <main class={`game phase-${phase}${action ? " has-action" : ""}`} data-testid="game" data-phase={phase} data-round={view.round}>
-      <Banner view={view} room={room} clue={phase === "submit" || phase === "vote" ? view.clue : null} teller={teller} />
+    <main class={`game phase-${phase}${action ? " has-action" : ""}${revealing ? " is-revealing" : ""}`} data-testid="game" data-phase={phase} data-round={view.round}>
+      <Banner view={view} room={room} clue={phase === "submit" || phase === "vote" ? view.clue : null} teller={teller} clueSlot={phase === "clue"} />
       <div class="game-grid">
         <div class="game-main">
           {phase === "over" ? <GameOver view={view} room={room} isHost={Boolean(state.you?.is_host)} send={send} /> : null}
           {reveal ? <Reveal result={reveal} room={room} onZoom={(cards, index) => setZoom({ cards, index })} onClose={phase === "over" ? undefined : () => closeReveal(reveal.round)} /> : null}
-          {pile ? <p class="note note--pile" role="status" data-testid="reshuffled">{t("game.reshuffled", { n: pile })}</p> : null}
           {view.clue && phase !== "over" && phase !== "clue" ? <ClueBubble clue={view.clue} teller={teller} /> : null}
-          {phase === "submit" ? (
-            <div class="facedown" role="img" aria-label={t("game.cardsIn", { n: view.acted.length + 1 })}>
-              {Array.from({ length: view.acted.length + 1 }, (_, i) => <span key={i} class="card-back" />)}
-            </div>
-          ) : null}
           {view.table.length > 0 && phase === "vote" ? (
-            <section class="table-area">
+            <section class="table-area" key="table">
               <h2 class="section-title">{t("game.table")}</h2>
               <CardRow cards={tableCards} label={t("game.table")} kind="table" onSelect={voting ? (id, kb) => toggle(id, legal.vote, kb) : undefined} onZoom={(i) => setZoom({ cards: tableCards, index: i, select: voting ? (id) => toggle(id, legal.vote) : undefined })} t={t} />
             </section>
           ) : null}
-          {submittedNote ? <p class="note" data-testid="submitted">{t("game.submitted")}</p> : null}
           {votedNote ? <p class="note" data-testid="voted">{t("game.voted")}</p> : null}
-          {phase !== "over" && hand.length > 0 ? (
-            <section class="hand-area">
-              <h2 class="section-title">{t("game.yourHand")}</h2>
-              <CardRow cards={handCards} label={t("game.yourHand")} kind="hand" onSelect={handSelectable ? (id, kb) => toggle(id, choosableHand, kb) : undefined} onZoom={(i) => setZoom({ cards: handCards, index: i, select: handSelectable ? (id) => { toggle(id, choosableHand); showChosen(id); } : undefined })} t={t} />
-            </section>
+          {showHand && phase !== "vote" ? handSection(false) : null}
+          {phase === "submit" ? (
+            <div class="facedown" role="img" aria-label={t("game.cardsIn", { n: view.acted.length + 1 })}>
+              {Array.from({ length: Math.max(view.players.length, view.acted.length + 1) }, (_, i) => <span key={i} class={i <= view.acted.length ? "card-back" : "card-slot"} />)}
+            </div>
           ) : null}
+          {submittedNote ? <p class="note" data-testid="submitted">{t("game.submitted")}</p> : null}
+          {pile ? <p class="note note--pile" role="status" data-testid="reshuffled">{t("game.reshuffled", { n: pile })}</p> : null}
+          {showHand && phase === "vote" ? handSection(true) : null}
           {action}
         </div>
         <aside class="game-side">
