@@ -274,7 +274,9 @@ class Target:
         marker = f"fuzz-{self.pings}"
         try:
             self.ws.send(payload)
-            self.ws.send(json.dumps({"type": "ping", "id": marker}))
+            # The payload may have closed the socket first: its `closed` message is read below.
+            with contextlib.suppress(ConnectionClosed):
+                self.ws.send(json.dumps({"type": "ping", "id": marker}))
             self.sent += 2
             acked = False
             changed: list[str] = []
