@@ -8,10 +8,16 @@ The action space of a game is fixed by its edition and player count:
 
 The observation is the engine's :class:`PlayerView` and nothing more, seats counted from the
 viewer (0 = me), cards as deck indices: no hidden card of another player can appear in it.
+
+:class:`Encoder` with :func:`action_mask` and :func:`decode_action` define the spaces from a
+view. :class:`LiveObservations` is what the environment runs on: the same observations, masks
+and commands, kept up to date from each step's events instead of rebuilt from a fresh view (a
+test compares the two at every step of random games, for every edition and player count).
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -20,21 +26,31 @@ import numpy.typing as npt
 
 from dixit.engine import (
     CardId,
+    CardsDrawn,
+    CardsSubmitted,
     CastVote,
+    ClueGiven,
     Code,
     Command,
+    Event,
     GameError,
+    GameState,
     GiveClue,
     Phase,
+    PlayerId,
     PlayerView,
     RoundScored,
     Rules,
     SubmitCards,
+    TableLaid,
+    VoteCast,
+    waiting_for,
 )
 
 PHASES = (Phase.CLUE, Phase.SUBMIT, Phase.VOTE, Phase.OVER)
 HISTORY = 3  # revealed rounds shown, newest first
 IntArray = npt.NDArray[np.int32]
+MaskArray = npt.NDArray[np.int8]
 
 
 @dataclass(frozen=True)
@@ -222,3 +238,208 @@ def encode_command(command: Command, view: PlayerView, layout: Layout) -> tuple[
     if isinstance(command, CastVote):
         return layout.hand + len(layout.combos) + view.table.index(command.card), None
     raise GameError(Code.UNKNOWN_COMMAND, f"{type(command).__name__} is not a player's move")
+
+
+_PHASE_HOT: dict[Phase, tuple[int, ...]] = {
+    phase: tuple(int(phase is p) for p in PHASES) for phase in Phase
+}
+_NONE: frozenset[PlayerId] = frozenset()
+
+
+class LiveObservations:
+    """Every agent's observation for one game, kept current from the events of each step.
+
+    The parts that change with every move and are the same for everyone (phase, who has acted,
+    who is waited on, scores, counts) are written when an agent is observed; the viewer's own
+    cards, the table, their vote and the revealed rounds are written when an event changes them,
+    each agent's from what that agent may see only (their own draws and cards, the laid table,
+    the reveal). :meth:`observation`, :meth:`mask` and :meth:`decode` give exactly what
+    :meth:`Encoder.encode`, :func:`action_mask` and :func:`decode_action` give for the engine's
+    ``player_view(state, agent)``.
+    """
+
+    def __init__(self, layout: Layout, players: tuple[PlayerId, ...]) -> None:
+        n, d, t = layout.players, len(layout.deck), layout.table
+        self.layout = layout
+        self.players = players
+        self.index = {card: i for i, card in enumerate(layout.deck)}
+        self.row = {p: i for i, p in enumerate(players)}
+        self.ordered = [tuple(players[(me + i) % n] for i in range(n)) for me in range(n)]
+        self.seats = [{p: (i - me) % n for i, p in enumerate(players)} for me in range(n)]
+        self.relative = (np.arange(n)[None, :] - np.arange(n)[:, None]) % n  # [me, seat]
+        self.head = len(PHASES) + 4 + 3 * n
+        self.hand0 = self.head
+        self.mine0 = self.head + d
+        self.table0 = self.head + 2 * d
+        self.vote_at = self.table0 + t
+        self.history0 = self.vote_at + 1
+        self.template = np.zeros(layout.observation_size, dtype=np.int32)
+        self.template[self.table0 : self.vote_at + 1] = -1
+        self.template[self.history0 :] = np.tile(
+            np.array([-1, -1] + [-1] * (2 * t) + [0] * t, dtype=np.int32), HISTORY
+        )
+        self.rows: IntArray = np.empty((n, layout.observation_size), dtype=np.int32)
+        self.table: tuple[CardId, ...] = ()
+        self.masks: dict[tuple[int, int | tuple[int, ...]], MaskArray] = {}
+        self.vote0 = layout.hand + len(layout.combos)
+
+    def reset(self, events: list[Event]) -> None:
+        """A new game, from its opening events."""
+        self.rows[:] = self.template
+        self.table = ()
+        self.apply(events)
+
+    def apply(self, events: list[Event]) -> None:
+        """Bring every agent's cards, table, vote and history up to date with ``events``."""
+        rows, index, row = self.rows, self.index, self.row
+        for event in events:
+            if isinstance(event, CardsSubmitted | ClueGiven):
+                if isinstance(event, CardsSubmitted):
+                    r, cards = row[event.player], event.cards
+                else:
+                    r, cards = row[event.storyteller], (event.card,)
+                for card in cards:
+                    i = index[card]
+                    rows[r, self.hand0 + i] = 0
+                    rows[r, self.mine0 + i] = 1
+            elif isinstance(event, VoteCast):
+                rows[row[event.player], self.vote_at] = self.table.index(event.card)
+            elif isinstance(event, TableLaid):
+                self.table = event.cards
+                rows[:, self.table0 : self.table0 + len(event.cards)] = [
+                    index[c] for c in event.cards
+                ]
+            elif isinstance(event, CardsDrawn):
+                who: list[int] = []
+                what: list[int] = []
+                for player, cards in event.draws:
+                    r = row[player]
+                    for card in cards:
+                        who.append(r)
+                        what.append(self.hand0 + index[card])
+                rows[who, what] = 1
+            elif isinstance(event, RoundScored):
+                self._reveal(event)
+
+    def _reveal(self, scored: RoundScored) -> None:
+        """The round is over: its cards leave the table, and it becomes the newest history."""
+        rows, index, row, t = self.rows, self.index, self.row, self.layout.table
+        rows[:, self.table0 : self.vote_at + 1] = -1
+        rows[
+            [row[owner] for _, owner in scored.owners],
+            [self.mine0 + index[card] for card, _ in scored.owners],
+        ] = 0
+        self.table = ()
+        size, h0 = self.layout.round_size, self.history0
+        rows[:, h0 + size :] = rows[:, h0 : h0 + (HISTORY - 1) * size].copy()
+        votes: dict[CardId, int] = {}
+        for _, card in scored.votes:
+            votes[card] = votes.get(card, 0) + 1
+        owners = dict(scored.owners)
+        laid = len(scored.table)
+        pad = t - laid
+        rows[:, h0 : h0 + size] = (
+            [0, index[scored.storyteller_card]]
+            + [index[c] for c in scored.table]
+            + [-1] * pad
+            + [0] * laid
+            + [-1] * pad
+            + [votes.get(c, 0) for c in scored.table]
+            + [0] * pad
+        )
+        rows[:, h0] = self.relative[:, row[scored.storyteller]]
+        at = h0 + 2 + t
+        rows[:, at : at + laid] = self.relative[:, [row[owners[c]] for c in scored.table]]
+
+    def observation(self, state: GameState, agent: PlayerId) -> IntArray:
+        """What ``Encoder.encode(player_view(state, agent))`` gives, as a fresh array."""
+        me = self.row[agent]
+        ordered, seats = self.ordered[me], self.seats[me]
+        phase, storyteller, scores = state.phase, state.storyteller, state.scores
+        if phase is Phase.SUBMIT:
+            acted: Collection[PlayerId] = state.submissions
+        elif phase is Phase.VOTE:
+            acted = state.votes
+        else:
+            acted = _NONE
+        waiting = waiting_for(state)
+        row: IntArray = self.rows[me]
+        row[: self.head] = [
+            *_PHASE_HOT[phase],
+            -1 if storyteller is None else seats[storyteller],
+            state.round,
+            len(state.pile),
+            len(state.discard),
+            *[scores[p] for p in ordered],
+            *[p in acted for p in ordered],
+            *[p in waiting for p in ordered],
+        ]
+        return row.copy()
+
+    def _mask_key(self, state: GameState, agent: PlayerId) -> tuple[int, int | tuple[int, ...]]:
+        phase, storyteller = state.phase, state.storyteller
+        if phase is Phase.CLUE:
+            if storyteller is None or storyteller == agent:
+                return 0, len(state.hands[agent])
+        elif phase is Phase.SUBMIT:
+            if agent != storyteller and agent not in state.submissions:
+                return 1, len(state.hands[agent])
+        elif phase is Phase.VOTE and agent != storyteller and agent not in state.votes:
+            own = state.submissions[agent]
+            return 2, tuple([t for t, card in enumerate(state.table) if card not in own])
+        return 3, 0
+
+    def mask(self, state: GameState, agent: PlayerId) -> MaskArray:
+        """What ``action_mask(player_view(state, agent), layout)`` gives, as a fresh array."""
+        key = self._mask_key(state, agent)
+        mask = self.masks.get(key)
+        if mask is None:
+            layout = self.layout
+            mask = self.masks[key] = np.zeros(layout.actions, dtype=np.int8)
+            kind, what = key
+            if kind == 0:
+                assert isinstance(what, int)
+                mask[:what] = 1
+            elif kind == 1:
+                assert isinstance(what, int)
+                for j, slots in enumerate(layout.combos):
+                    if slots[-1] < what:
+                        mask[layout.hand + j] = 1
+            elif kind == 2:
+                assert isinstance(what, tuple)
+                for t in what:
+                    mask[self.vote0 + t] = 1
+        return mask.copy()
+
+    def may_clue(self, state: GameState, agent: PlayerId) -> bool:
+        """Whether ``agent`` may tell a clue now (with some card in hand)."""
+        storyteller = state.storyteller
+        return (
+            state.phase is Phase.CLUE
+            and (storyteller is None or storyteller == agent)
+            and bool(state.hands[agent])
+        )
+
+    def decode(self, state: GameState, agent: PlayerId, action: int, clue: str | None) -> Command:
+        """What ``decode_action(action, clue, player_view(state, agent), layout)`` gives."""
+        layout = self.layout
+        if isinstance(action, bool) or not 0 <= action < layout.actions:
+            raise GameError(Code.MALFORMED, f"action {action!r} is outside 0..{layout.actions - 1}")
+        kind, what = self._mask_key(state, agent)
+        hand = state.hands[agent]
+        if action < layout.hand:
+            if kind != 0 or action >= len(hand):
+                raise GameError(Code.WRONG_PHASE, "no clue can be told with this card now")
+            if clue is None:
+                raise GameError(Code.CLUE_EMPTY, "a clue action needs its text")
+            return GiveClue(agent, hand[action], clue)
+        action -= layout.hand
+        if action < len(layout.combos):
+            slots = layout.combos[action]
+            if kind != 1 or slots[-1] >= len(hand):
+                raise GameError(Code.WRONG_PHASE, "these cards cannot be submitted now")
+            return SubmitCards(agent, tuple([hand[s] for s in slots]))
+        slot = action - len(layout.combos)
+        if kind != 2 or slot not in what:  # type: ignore[operator]
+            raise GameError(Code.CARD_NOT_ON_TABLE, "no vote for this table slot now")
+        return CastVote(agent, state.table[slot])
