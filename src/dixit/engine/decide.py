@@ -10,6 +10,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from .chance import shuffle
 from .commands import CastVote, Command, EndGame, GiveClue, PlayerId, StartGame, SubmitCards
 from .errors import Code, GameError
 from .events import (
@@ -89,7 +90,7 @@ def _start(command: StartGame, rng: random.Random) -> list[Event]:
     if first is not None and first not in players:
         raise GameError(Code.UNKNOWN_PLAYER, f"first storyteller {first!r} is not playing")
     pile = list(deck)
-    rng.shuffle(pile)
+    shuffle(rng, pile)
     hand = rules.hand_size_for(len(players))
     # Players draw in seat order from the top of the shuffled pile.
     draws = tuple((p, tuple(pile[i * hand : (i + 1) * hand])) for i, p in enumerate(players))
@@ -149,7 +150,7 @@ def _submit(state: GameState, command: SubmitCards, rng: random.Random) -> list[
         table = [state.storyteller_card]
         for p in state.players:
             table.extend(submissions.get(p, ()))
-        rng.shuffle(table)
+        shuffle(rng, table)
         events.append(TableLaid(cards=tuple(table)))
     return events
 
@@ -212,7 +213,7 @@ def _end_round(state: GameState, votes: dict[PlayerId, str], rng: random.Random)
     total = sum(n for _, n in needs)
     if len(pile) < total and rules.reshuffle_discards:
         new_pile = [*pile, *state.discard, *state.table]
-        rng.shuffle(new_pile)
+        shuffle(rng, new_pile)
         pile = tuple(new_pile)
         events.append(PileReshuffled(pile=pile))
     draws = []
