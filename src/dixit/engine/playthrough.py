@@ -12,11 +12,11 @@ from collections.abc import Callable, Iterator, Sequence
 
 from .chance import pick
 from .commands import CardId, CastVote, Command, GiveClue, PlayerId, StartGame, SubmitCards
-from .decide import execute
+from .decide import decide, execute
 from .events import Event
 from .legal import waiting_for
 from .rules import Rules
-from .state import GameState, Phase
+from .state import GameState, Phase, fold_into
 
 Chooser = Callable[[GameState, PlayerId], Command | None]
 """A player's move in a state, or None when that player has nothing to do."""
@@ -101,7 +101,8 @@ def random_playthrough(
             log.extend(events)
             state = after
         return state, log
-    # The same loop as ``playthrough`` with ``random_command``, without a generator in between.
+    # The same loop as ``playthrough`` with ``random_command``, without a generator in between,
+    # and in one state: no move's state is seen by anyone, so each is folded into the last.
     chooser_rng = random.Random(seed ^ 0x5EED)
     while state.phase is not Phase.OVER:
         moved = False
@@ -109,7 +110,8 @@ def random_playthrough(
             command = random_command(state, player, chooser_rng)
             if command is None:
                 continue
-            state, events = execute(state, command, rng)
+            events = decide(state, command, rng)
+            state = fold_into(state, events)
             log.extend(events)
             moved = True
             if state.phase is Phase.OVER:

@@ -161,6 +161,22 @@ def evolve_all(state: GameState | None, events: Iterable[Event]) -> GameState:
     return draft
 
 
+def fold_into(draft: GameState, events: Iterable[Event]) -> GameState:
+    """Fold ``events`` into ``draft`` in place, as :func:`evolve_all` folds them into its copy;
+    returns ``draft``.
+
+    Only for a state no reader holds: :func:`dixit.engine.playthrough.random_playthrough` plays
+    its whole game in one such state and hands it out only at the end.
+    """
+    for event in events:
+        handler = _HANDLERS.get(type(event))
+        if handler is None:
+            raise GameError(Code.EVENT_INVALID, f"{type(event).__name__} cannot follow a start")
+        handler(draft, event)
+        draft.version += 1
+    return draft
+
+
 def replay(events: Iterable[Event]) -> GameState:
     """The state a list of events builds."""
     return evolve_all(None, events)
