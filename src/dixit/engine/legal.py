@@ -6,8 +6,10 @@ from dataclasses import dataclass
 
 from .commands import CardId, PlayerId
 from .state import GameState, Phase
+from .values import quick_init
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class LegalActions:
     """The moves open to one player. Empty tuples mean "nothing to do now".

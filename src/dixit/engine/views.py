@@ -16,8 +16,10 @@ from .legal import NOTHING, LegalActions, legal_actions, waiting_for
 from .results import EndReason
 from .rules import Rules
 from .state import GameState, Phase
+from .values import quick_init
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class PlayerView:
     viewer: PlayerId | None  # None: a spectator
