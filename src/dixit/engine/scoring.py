@@ -8,6 +8,13 @@ from .commands import CardId, PlayerId
 from .events import PointsAwarded
 from .results import AwardReason, Outcome
 
+# Enum members as module constants (read without Python 3.11's enum descriptor).
+_EVERYBODY, _NOBODY, _SOME = Outcome.EVERYBODY, Outcome.NOBODY, Outcome.SOME
+_BY_SOME = AwardReason.STORYTELLER_FOUND_BY_SOME
+_FOUND = AwardReason.FOUND_STORYTELLER
+_EVERYBODY_FOUND, _NOBODY_FOUND = AwardReason.EVERYBODY_FOUND, AwardReason.NOBODY_FOUND
+_RECEIVED = AwardReason.VOTES_RECEIVED
+
 
 def score_round(
     players: Sequence[PlayerId],
@@ -33,24 +40,22 @@ def score_round(
 
     awards: list[PointsAwarded] = []
     if len(finders) in (0, voters):
-        outcome = Outcome.NOBODY if not finders else Outcome.EVERYBODY
-        reason = AwardReason.NOBODY_FOUND if not finders else AwardReason.EVERYBODY_FOUND
+        outcome = _NOBODY if not finders else _EVERYBODY
+        reason = _NOBODY_FOUND if not finders else _EVERYBODY_FOUND
         for player in players:
             if player != storyteller:
                 awards.append(PointsAwarded(player, 2, reason))
                 if player in received:
-                    awards.append(
-                        PointsAwarded(player, received[player], AwardReason.VOTES_RECEIVED)
-                    )
+                    awards.append(PointsAwarded(player, received[player], _RECEIVED))
         return outcome, tuple(awards)
 
     found = 4 if lone_finder_bonus and len(finders) == 1 else 3
     for player in players:
         if player == storyteller:
-            awards.append(PointsAwarded(player, found, AwardReason.STORYTELLER_FOUND_BY_SOME))
+            awards.append(PointsAwarded(player, found, _BY_SOME))
             continue
         if player in finders:
-            awards.append(PointsAwarded(player, found, AwardReason.FOUND_STORYTELLER))
+            awards.append(PointsAwarded(player, found, _FOUND))
         if player in received:
-            awards.append(PointsAwarded(player, received[player], AwardReason.VOTES_RECEIVED))
-    return Outcome.SOME, tuple(awards)
+            awards.append(PointsAwarded(player, received[player], _RECEIVED))
+    return _SOME, tuple(awards)
