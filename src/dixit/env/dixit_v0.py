@@ -48,6 +48,7 @@ from dixit.engine.serialize import view_to_json
 
 from .encoding import Encoder, Layout, LiveObservations, encode_command
 
+_OVER = Phase.OVER  # a global: Python 3.11 reads enum members through a descriptor
 ClueFn = Callable[[PlayerView, CardId, random.Random], str]
 
 
@@ -180,7 +181,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo's naming: raw_env)
                         rewards[player] += points
             self._rewarded = any(rewards.values())
             self._accumulate_rewards()
-        if state.phase is Phase.OVER:
+        if state.phase is _OVER:
             self.terminations = dict.fromkeys(self.agents, True)
             for a in self.agents:
                 self.infos[a] = {"winners": list(state.winners)}

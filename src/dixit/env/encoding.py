@@ -244,6 +244,8 @@ _PHASE_HOT: dict[Phase, tuple[int, ...]] = {
     phase: tuple(int(phase is p) for p in PHASES) for phase in Phase
 }
 _NONE: frozenset[PlayerId] = frozenset()
+# Phases as module constants (Python 3.11 reads ``Phase.CLUE`` through an enum descriptor).
+_CLUE, _SUBMIT, _VOTE = PHASES[:3]
 
 
 class LiveObservations:
@@ -356,9 +358,9 @@ class LiveObservations:
         me = self.row[agent]
         ordered, seats = self.ordered[me], self.seats[me]
         phase, storyteller, scores = state.phase, state.storyteller, state.scores
-        if phase is Phase.SUBMIT:
+        if phase is _SUBMIT:
             acted: Collection[PlayerId] = state.submissions
-        elif phase is Phase.VOTE:
+        elif phase is _VOTE:
             acted = state.votes
         else:
             acted = _NONE
@@ -378,13 +380,13 @@ class LiveObservations:
 
     def _mask_key(self, state: GameState, agent: PlayerId) -> tuple[int, int | tuple[int, ...]]:
         phase, storyteller = state.phase, state.storyteller
-        if phase is Phase.CLUE:
+        if phase is _CLUE:
             if storyteller is None or storyteller == agent:
                 return 0, len(state.hands[agent])
-        elif phase is Phase.SUBMIT:
+        elif phase is _SUBMIT:
             if agent != storyteller and agent not in state.submissions:
                 return 1, len(state.hands[agent])
-        elif phase is Phase.VOTE and agent != storyteller and agent not in state.votes:
+        elif phase is _VOTE and agent != storyteller and agent not in state.votes:
             own = state.submissions[agent]
             return 2, tuple([t for t, card in enumerate(state.table) if card not in own])
         return 3, 0
@@ -415,7 +417,7 @@ class LiveObservations:
         """Whether ``agent`` may tell a clue now (with some card in hand)."""
         storyteller = state.storyteller
         return (
-            state.phase is Phase.CLUE
+            state.phase is _CLUE
             and (storyteller is None or storyteller == agent)
             and bool(state.hands[agent])
         )
