@@ -121,7 +121,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo's naming: raw_env)
             tuple(self.agents), self.deck, self.rules, first_storyteller=self.agents[0]
         )
         self.state_, events = execute(None, start, self._rng)
-        self._live.reset(events)
+        self._live.reset(self.state_, events)
         self._views: dict[str, PlayerView] = {}
         self.rewards = dict.fromkeys(self.agents, 0)
         self._rewarded = False
@@ -171,7 +171,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo's naming: raw_env)
         command = self._live.decode(state, agent, index, clue)
         state, events = execute(state, command, self._rng)
         self.state_ = state
-        self._live.apply(events)
+        self._live.apply(state, events)
         self._cumulative_rewards[agent] = 0
         if len(events) > 1 or self._rewarded:  # a single event never scores a round
             self.rewards = rewards = dict.fromkeys(self.agents, 0)

@@ -37,9 +37,11 @@ from dixit.engine import (
     GameState,
     GiveClue,
     Phase,
+    PileReshuffled,
     PlayerId,
     PlayerView,
     RoundScored,
+    RoundStarted,
     Rules,
     SubmitCards,
     TableLaid,
@@ -240,22 +242,30 @@ def encode_command(command: Command, view: PlayerView, layout: Layout) -> tuple[
     raise GameError(Code.UNKNOWN_COMMAND, f"{type(command).__name__} is not a player's move")
 
 
-_PHASE_HOT: dict[Phase, tuple[int, ...]] = {
-    phase: tuple(int(phase is p) for p in PHASES) for phase in Phase
-}
 _NONE: frozenset[PlayerId] = frozenset()
-# Phases as module constants (Python 3.11 reads ``Phase.CLUE`` through an enum descriptor).
-_CLUE, _SUBMIT, _VOTE = PHASES[:3]
+# Phases as module constants (Python 3.11 reads ``Phase.CLUE`` through an enum descriptor, and
+# hashes an enum member with a Python-level call).
+_CLUE, _SUBMIT, _VOTE, _OVER = PHASES
+
+
+def _phase_number(phase: Phase) -> int:
+    if phase is _SUBMIT:
+        return 1
+    if phase is _VOTE:
+        return 2
+    if phase is _CLUE:
+        return 0
+    return 3 if phase is _OVER else 4
 
 
 class LiveObservations:
     """Every agent's observation for one game, kept current from the events of each step.
 
-    The parts that change with every move and are the same for everyone (phase, who has acted,
-    who is waited on, scores, counts) are written when an agent is observed; the viewer's own
-    cards, the table, their vote and the revealed rounds are written when an event changes them,
-    each agent's from what that agent may see only (their own draws and cards, the laid table,
-    the reveal). :meth:`observation`, :meth:`mask` and :meth:`decode` give exactly what
+    Each agent has a row, written when an event changes what that agent sees: their own draws
+    and cards, the laid table, their vote, the reveal (history), the counts and scores. The
+    turn (phase, storyteller, who has acted, who is waited on) changes with every move; its
+    encoding is computed from the state once per viewer and turn and then reused.
+    :meth:`observation`, :meth:`mask` and :meth:`decode` give exactly what
     :meth:`Encoder.encode`, :func:`action_mask` and :func:`decode_action` give for the engine's
     ``player_view(state, agent)``.
     """
@@ -266,9 +276,13 @@ class LiveObservations:
         self.players = players
         self.index = {card: i for i, card in enumerate(layout.deck)}
         self.row = {p: i for i, p in enumerate(players)}
+        self.bit = {p: 1 << i for i, p in enumerate(players)}
         self.ordered = [tuple(players[(me + i) % n] for i in range(n)) for me in range(n)]
         self.seats = [{p: (i - me) % n for i, p in enumerate(players)} for me in range(n)]
         self.relative = (np.arange(n)[None, :] - np.arange(n)[:, None]) % n  # [me, seat]
+        self.rotation = (np.arange(n)[None, :] + np.arange(n)[:, None]) % n  # [me, i]: seat
+        self.counts0 = len(PHASES) + 1  # round, pile, discard, then scores
+        self.acted0 = self.counts0 + 3 + n  # acted, then waiting
         self.head = len(PHASES) + 4 + 3 * n
         self.hand0 = self.head
         self.mine0 = self.head + d
@@ -282,35 +296,47 @@ class LiveObservations:
         )
         self.rows: IntArray = np.empty((n, layout.observation_size), dtype=np.int32)
         self.table: tuple[CardId, ...] = ()
+        self.acted = 0  # a bit per seat: who has acted in this phase
+        self.turns: dict[tuple[int, int, PlayerId | None, int], tuple[IntArray, IntArray]] = {}
         self.masks: dict[tuple[int, int | tuple[int, ...]], MaskArray] = {}
+        self.mask_keys: tuple[int, int, tuple[int, int | tuple[int, ...]]] = (-1, -1, (3, 0))
         self.vote0 = layout.hand + len(layout.combos)
 
-    def reset(self, events: list[Event]) -> None:
-        """A new game, from its opening events."""
+    def reset(self, state: GameState, events: list[Event]) -> None:
+        """A new game: ``events`` are its opening events, which made ``state``."""
         self.rows[:] = self.template
         self.table = ()
-        self.apply(events)
+        self.acted = 0
+        self.mask_keys = (-1, -1, (3, 0))
+        self.apply(state, events)
 
-    def apply(self, events: list[Event]) -> None:
-        """Bring every agent's cards, table, vote and history up to date with ``events``."""
+    def apply(self, state: GameState, events: list[Event]) -> None:
+        """Bring every agent's row up to date with ``events``, which made ``state``."""
         rows, index, row = self.rows, self.index, self.row
+        counts = False
         for event in events:
-            if isinstance(event, CardsSubmitted | ClueGiven):
-                if isinstance(event, CardsSubmitted):
-                    r, cards = row[event.player], event.cards
-                else:
-                    r, cards = row[event.storyteller], (event.card,)
-                for card in cards:
+            if isinstance(event, CardsSubmitted):
+                r = row[event.player]
+                for card in event.cards:
                     i = index[card]
                     rows[r, self.hand0 + i] = 0
                     rows[r, self.mine0 + i] = 1
+                self.acted |= self.bit[event.player]
             elif isinstance(event, VoteCast):
                 rows[row[event.player], self.vote_at] = self.table.index(event.card)
+                self.acted |= self.bit[event.player]
+            elif isinstance(event, ClueGiven):
+                i = index[event.card]
+                r = row[event.storyteller]
+                rows[r, self.hand0 + i] = 0
+                rows[r, self.mine0 + i] = 1
+                self.acted = 0
             elif isinstance(event, TableLaid):
                 self.table = event.cards
                 rows[:, self.table0 : self.table0 + len(event.cards)] = [
                     index[c] for c in event.cards
                 ]
+                self.acted = 0
             elif isinstance(event, CardsDrawn):
                 who: list[int] = []
                 what: list[int] = []
@@ -320,8 +346,18 @@ class LiveObservations:
                         who.append(r)
                         what.append(self.hand0 + index[card])
                 rows[who, what] = 1
+                counts = True
             elif isinstance(event, RoundScored):
                 self._reveal(event)
+                counts = True
+            elif isinstance(event, RoundStarted | PileReshuffled):
+                self.acted = 0
+                counts = True
+        if counts:
+            scores = np.array([state.scores[p] for p in self.players], dtype=np.int32)
+            c0 = self.counts0
+            rows[:, c0 : c0 + 3] = [state.round, len(state.pile), len(state.discard)]
+            rows[:, c0 + 3 : c0 + 3 + len(scores)] = scores[self.rotation]
 
     def _reveal(self, scored: RoundScored) -> None:
         """The round is over: its cards leave the table, and it becomes the newest history."""
@@ -356,8 +392,19 @@ class LiveObservations:
     def observation(self, state: GameState, agent: PlayerId) -> IntArray:
         """What ``Encoder.encode(player_view(state, agent))`` gives, as a fresh array."""
         me = self.row[agent]
+        key = (me, _phase_number(state.phase), state.storyteller, self.acted)
+        turn = self.turns.get(key)
+        if turn is None:
+            turn = self.turns[key] = self._turn(state, me)
+        row: IntArray = self.rows[me]
+        row[: self.counts0] = turn[0]
+        row[self.acted0 : self.head] = turn[1]
+        return row.copy()
+
+    def _turn(self, state: GameState, me: int) -> tuple[IntArray, IntArray]:
+        """Phase and storyteller seat; has-acted and waited-on flags, seen from ``me``."""
         ordered, seats = self.ordered[me], self.seats[me]
-        phase, storyteller, scores = state.phase, state.storyteller, state.scores
+        phase, storyteller = state.phase, state.storyteller
         if phase is _SUBMIT:
             acted: Collection[PlayerId] = state.submissions
         elif phase is _VOTE:
@@ -365,20 +412,21 @@ class LiveObservations:
         else:
             acted = _NONE
         waiting = waiting_for(state)
-        row: IntArray = self.rows[me]
-        row[: self.head] = [
-            *_PHASE_HOT[phase],
-            -1 if storyteller is None else seats[storyteller],
-            state.round,
-            len(state.pile),
-            len(state.discard),
-            *[scores[p] for p in ordered],
-            *[p in acted for p in ordered],
-            *[p in waiting for p in ordered],
-        ]
-        return row.copy()
+        seat = -1 if storyteller is None else seats[storyteller]
+        first = [int(phase is p) for p in PHASES] + [seat]
+        flags = [int(p in acted) for p in ordered] + [int(p in waiting) for p in ordered]
+        return np.array(first, dtype=np.int32), np.array(flags, dtype=np.int32)
 
     def _mask_key(self, state: GameState, agent: PlayerId) -> tuple[int, int | tuple[int, ...]]:
+        """What ``agent`` may do now (the same for the mask and the decoding of a step)."""
+        version, me, key = self.mask_keys
+        if version == state.version and me == self.row[agent]:
+            return key
+        key = self._new_mask_key(state, agent)
+        self.mask_keys = (state.version, self.row[agent], key)
+        return key
+
+    def _new_mask_key(self, state: GameState, agent: PlayerId) -> tuple[int, int | tuple[int, ...]]:
         phase, storyteller = state.phase, state.storyteller
         if phase is _CLUE:
             if storyteller is None or storyteller == agent:
