@@ -42,7 +42,6 @@ from dixit.engine import (
     execute,
     player_view,
     rules_for,
-    waiting_for,
 )
 from dixit.engine.serialize import view_to_json
 
@@ -133,8 +132,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo's naming: raw_env)
 
     def _next_agent(self) -> str:
         assert self.state_ is not None
-        waiting = waiting_for(self.state_)
-        return waiting[0] if waiting else self.agents[0]
+        first = self._live.first_waited_on(self.state_)
+        return self.agents[0] if first is None else first
 
     def view(self, agent: str) -> PlayerView:
         """What ``agent`` sees now: the engine's per-player view, the observation's only source."""
