@@ -29,32 +29,41 @@ def score_round(
     - otherwise storyteller and each finder 3 (4 each with the lone-finder bonus and one finder);
     - every player but the storyteller: +1 per vote on any of their cards.
     """
-    storyteller_card = next(card for card, owner in owners.items() if owner == storyteller)
-    finders = [p for p in players if p != storyteller and votes.get(p) == storyteller_card]
-    voters = len(players) - 1
+    storyteller_card: CardId | None = None
+    for card, owner in owners.items():
+        if owner == storyteller:
+            storyteller_card = card
+            break
+    if storyteller_card is None:
+        raise StopIteration  # (as ``next`` over no storyteller card raised)
+    found_by: list[PlayerId] = []  # finders, in vote order
     received: dict[PlayerId, int] = {}
-    for card in votes.values():
+    for voter, card in votes.items():
+        if card == storyteller_card:
+            if voter != storyteller and voter in players:
+                found_by.append(voter)
+            continue
         owner = owners[card]
         if owner != storyteller:
             received[owner] = received.get(owner, 0) + 1
+    finders = len(found_by)
 
     awards: list[PointsAwarded] = []
-    if len(finders) in (0, voters):
-        outcome = _NOBODY if not finders else _EVERYBODY
-        reason = _NOBODY_FOUND if not finders else _EVERYBODY_FOUND
+    if finders == 0 or finders == len(players) - 1:
+        reason = _NOBODY_FOUND if finders == 0 else _EVERYBODY_FOUND
         for player in players:
             if player != storyteller:
                 awards.append(PointsAwarded(player, 2, reason))
                 if player in received:
                     awards.append(PointsAwarded(player, received[player], _RECEIVED))
-        return outcome, tuple(awards)
+        return (_NOBODY if finders == 0 else _EVERYBODY), tuple(awards)
 
-    found = 4 if lone_finder_bonus and len(finders) == 1 else 3
+    found = 4 if lone_finder_bonus and finders == 1 else 3
     for player in players:
         if player == storyteller:
             awards.append(PointsAwarded(player, found, _BY_SOME))
             continue
-        if player in finders:
+        if player in found_by:
             awards.append(PointsAwarded(player, found, _FOUND))
         if player in received:
             awards.append(PointsAwarded(player, received[player], _RECEIVED))
