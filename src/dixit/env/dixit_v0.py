@@ -84,7 +84,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo's naming: raw_env)
         self.rules = rules_for(edition, **dict(options or {}))
         self.deck = tuple(deck) if deck is not None else tuple(f"card-{i:03}" for i in range(84))
         self.layout = Layout.of(self.rules, players, self.deck)
-        self.encoder = Encoder(self.layout)
+        self.encoder = Encoder(self.layout)  # the reference: encodes a view from scratch
         self.clue_fn = clue_fn
         self.render_mode = render_mode
         self.card_image = card_image
@@ -136,7 +136,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo's naming: raw_env)
         return self.agents[0] if first is None else first
 
     def view(self, agent: str) -> PlayerView:
-        """What ``agent`` sees now: the engine's per-player view, the observation's only source."""
+        """What ``agent`` sees now: the engine's per-player view (the observation is its
+        encoding, kept current from events; a test checks the two agree at every step)."""
         assert self.state_ is not None, "call reset() first"
         view = self._views.get(agent)
         if view is None or view.version != self.state_.version:
