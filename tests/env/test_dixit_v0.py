@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import doctest
+import random
 import warnings
 
 import numpy as np
@@ -10,11 +11,13 @@ import pytest
 
 pytest.importorskip("pettingzoo", reason="the research extra (pettingzoo) is not installed")
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
 
-from dixit.engine import GameError
+from dixit.engine import GameError, player_view
 from dixit.env import dixit_v0
-from dixit.env.encoding import HISTORY
+from dixit.env.encoding import HISTORY, Encoder, action_mask, decode_action
 
 COMBOS = [("classic", n) for n in range(3, 7)] + [("2021", n) for n in range(3, 9)]
 # PettingZoo recommends a flat array observation; masked environments (its own chess, go,
@@ -120,6 +123,66 @@ def test_the_observation_never_holds_another_players_hidden_card(edition, player
             env.step(None)
             continue
         env.step(int(sampler.choice(np.flatnonzero(observation["action_mask"]))))
+
+
+def _decoded(decode, *args):
+    """A command, or the code of the error it raises."""
+    try:
+        return decode(*args)
+    except GameError as error:
+        return error.code
+
+
+@pytest.mark.parametrize(("edition", "players"), COMBOS)
+@settings(
+    max_examples=4, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_live_observations_masks_and_actions_are_those_of_the_view(edition, players, seed):
+    """The environment keeps observations current from events; at every step they, the masks
+    and the decoding of every action are exactly what the engine's player view gives."""
+    raw = dixit_v0.raw_env(edition=edition, players=players)
+    raw.reset(seed=seed)
+    reference = Encoder(raw.layout)
+    live, layout = raw._live, raw.layout
+    sampler = random.Random(seed)
+    steps = 0
+    while True:
+        state = raw.state_
+        for agent in raw.agents:
+            view = player_view(state, agent)
+            observed = raw.observe(agent)
+            assert observed["observation"].dtype == np.int32
+            assert observed["action_mask"].dtype == np.int8
+            assert observed["observation"].tolist() == reference.encode(view).tolist()
+            assert observed["action_mask"].tolist() == action_mask(view, layout).tolist()
+        agent = raw.agent_selection
+        if raw.terminations[agent]:
+            break
+        view = player_view(state, agent)
+        for action in [-1, *range(layout.actions), layout.actions]:
+            for clue in (None, "a clue"):
+                expected = _decoded(decode_action, action, clue, view, layout)
+                assert _decoded(live.decode, state, agent, action, clue) == expected
+        mask = raw.observe(agent)["action_mask"]
+        raw.step(sampler.choice(np.flatnonzero(mask).tolist()))
+        steps += 1
+    assert raw.state_.phase == "over" and steps > 10
+
+
+def test_a_clue_function_gets_the_tellers_view_and_card():
+    told = []
+
+    def clue_fn(view, card, rng):
+        told.append((view.viewer, card, card in view.hand))
+        return f"about {card}"
+
+    raw = dixit_v0.raw_env(edition="classic", players=4, clue_fn=clue_fn)
+    raw.reset(seed=5)
+    card = raw.state_.hands["player_0"][2]
+    raw.step(2)
+    assert told == [("player_0", card, True)]
+    assert raw.state_.clue == f"about {card}" and raw.state_.storyteller_card == card
 
 
 def test_render_text_and_rgb_frame():

@@ -6,11 +6,13 @@ from dataclasses import dataclass, field
 
 from .results import EndReason
 from .rules import CLASSIC, Rules
+from .values import quick_init
 
 PlayerId = str
 CardId = str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class StartGame:
     """Shuffle ``deck`` and deal. ``first_storyteller`` None: the first player to give a clue."""
@@ -21,6 +23,7 @@ class StartGame:
     first_storyteller: PlayerId | None = None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class GiveClue:
     """The storyteller picks a card from their hand and says a clue for it."""
@@ -30,6 +33,7 @@ class GiveClue:
     clue: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class SubmitCards:
     """A player other than the storyteller hands in their matching card(s), face down."""
@@ -38,6 +42,7 @@ class SubmitCards:
     cards: tuple[CardId, ...]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class CastVote:
     """A player other than the storyteller votes for the card they think is the storyteller's."""
@@ -46,6 +51,7 @@ class CastVote:
     card: CardId
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class EndGame:
     """End the game now (e.g. the host stops it): the leaders at this moment win."""

@@ -10,6 +10,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from .chance import shuffle
 from .commands import CastVote, Command, EndGame, GiveClue, PlayerId, StartGame, SubmitCards
 from .errors import Code, GameError
 from .events import (
@@ -28,7 +29,7 @@ from .events import (
 from .results import RULES_ENDINGS, EndReason
 from .rules import check_players, validate
 from .scoring import score_round
-from .state import GameState, Phase, evolve_all
+from .state import CLUE, OVER, SUBMIT, VOTE, GameState, Phase, evolve_all
 
 
 def decide(state: GameState | None, command: Command, rng: random.Random) -> list[Event]:
@@ -36,7 +37,7 @@ def decide(state: GameState | None, command: Command, rng: random.Random) -> lis
     if (
         isinstance(command, (GiveClue, SubmitCards, CastVote))
         and state is not None
-        and state.phase is not Phase.OVER
+        and state.phase is not OVER
         and command.player in state.hands
     ):
         return _MOVES[type(command)](state, command, rng)  # a move in a running game: hot path
@@ -46,7 +47,7 @@ def decide(state: GameState | None, command: Command, rng: random.Random) -> lis
         return _start(command, rng)
     if state is None:
         raise GameError(Code.GAME_NOT_STARTED, "the game has not started")
-    if state.phase is Phase.OVER:
+    if state.phase is OVER:
         raise GameError(Code.GAME_OVER, "the game is over")
     if isinstance(command, EndGame):
         reason = command.reason if isinstance(command.reason, str) else ""
@@ -89,7 +90,7 @@ def _start(command: StartGame, rng: random.Random) -> list[Event]:
     if first is not None and first not in players:
         raise GameError(Code.UNKNOWN_PLAYER, f"first storyteller {first!r} is not playing")
     pile = list(deck)
-    rng.shuffle(pile)
+    shuffle(rng, pile)
     hand = rules.hand_size_for(len(players))
     # Players draw in seat order from the top of the shuffled pile.
     draws = tuple((p, tuple(pile[i * hand : (i + 1) * hand])) for i, p in enumerate(players))
@@ -106,7 +107,8 @@ def _check_phase(state: GameState, phase: Phase, doing: str) -> None:
 
 
 def _give_clue(state: GameState, command: GiveClue, rng: random.Random) -> list[Event]:
-    _check_phase(state, Phase.CLUE, "give a clue")
+    if state.phase is not CLUE:
+        _check_phase(state, CLUE, "give a clue")
     player = command.player
     if state.storyteller is not None and state.storyteller != player:
         raise GameError(Code.NOT_YOUR_TURN, f"{state.storyteller} is the storyteller")
@@ -119,14 +121,15 @@ def _give_clue(state: GameState, command: GiveClue, rng: random.Random) -> list[
         raise GameError(
             Code.CLUE_TOO_LONG, f"a clue has at most {state.rules.clue_max_length} characters"
         )
-    return [ClueGiven(storyteller=player, card=command.card, clue=clue)]
+    return [ClueGiven(player, command.card, clue)]
 
 
 def _submit(state: GameState, command: SubmitCards, rng: random.Random) -> list[Event]:
     player = command.player
-    if state.phase is Phase.CLUE and state.storyteller is None:
-        raise GameError(Code.WRONG_PHASE, "no clue has been given yet")
-    _check_phase(state, Phase.SUBMIT, "submit cards")
+    if state.phase is not SUBMIT:
+        if state.phase is CLUE and state.storyteller is None:
+            raise GameError(Code.WRONG_PHASE, "no clue has been given yet")
+        _check_phase(state, SUBMIT, "submit cards")
     if player == state.storyteller:
         raise GameError(Code.STORYTELLER_CANNOT_SUBMIT, "the storyteller does not submit")
     if player in state.submissions:
@@ -135,29 +138,30 @@ def _submit(state: GameState, command: SubmitCards, rng: random.Random) -> list[
     count = state.rules.cards_each_for(len(state.players))
     if len(cards) != count:
         raise GameError(Code.WRONG_CARD_COUNT, f"submit exactly {count} card(s)")
-    if len(set(cards)) != len(cards):
+    if count > 1 and len(set(cards)) != count:
         raise GameError(Code.DUPLICATE_CARD, "the same card twice")
     hand = state.hands[player]
     for card in cards:
         if card not in hand:
             raise GameError(Code.CARD_NOT_IN_HAND, "that card is not in your hand")
-    events: list[Event] = [CardsSubmitted(player=player, cards=tuple(cards))]
-    if len(state.submissions) + 1 == len(state.players) - 1:
+    cards = tuple(cards)
+    events: list[Event] = [CardsSubmitted(player, cards)]
+    if len(state.submissions) + 2 == len(state.players):
         assert state.storyteller_card is not None
         # Canonical order before the shuffle, so the order players acted in cannot matter.
-        submissions = {**state.submissions, player: tuple(cards)}
+        submissions = {**state.submissions, player: cards}
         table = [state.storyteller_card]
         for p in state.players:
             table.extend(submissions.get(p, ()))
-        rng.shuffle(table)
-        events.append(TableLaid(cards=tuple(table)))
+        shuffle(rng, table)
+        events.append(TableLaid(tuple(table)))
     return events
 
 
 def _vote(state: GameState, command: CastVote, rng: random.Random) -> list[Event]:
     player = command.player
-    if state.phase is not Phase.VOTE:
-        _check_phase(state, Phase.VOTE, "vote")
+    if state.phase is not VOTE:
+        _check_phase(state, VOTE, "vote")
     if player == state.storyteller:
         raise GameError(Code.STORYTELLER_CANNOT_VOTE, "the storyteller does not vote")
     if player in state.votes:
@@ -166,8 +170,8 @@ def _vote(state: GameState, command: CastVote, rng: random.Random) -> list[Event
         raise GameError(Code.CARD_NOT_ON_TABLE, "that card is not on the table")
     if command.card in state.submissions[player]:
         raise GameError(Code.CANNOT_VOTE_OWN_CARD, "you cannot vote for your own card")
-    events: list[Event] = [VoteCast(player=player, card=command.card)]
-    if len(state.votes) + 1 == len(state.players) - 1:
+    events: list[Event] = [VoteCast(player, command.card)]
+    if len(state.votes) + 2 == len(state.players):
         votes = dict(state.votes)
         votes[player] = command.card
         events.extend(_end_round(state, votes, rng))
@@ -186,15 +190,15 @@ def _end_round(state: GameState, votes: dict[PlayerId, str], rng: random.Random)
         players, storyteller, owner_of, votes, rules.lone_finder_bonus_for(len(players))
     )
     scored = RoundScored(
-        round=state.round,
-        storyteller=storyteller,
-        clue=state.clue or "",
-        storyteller_card=state.storyteller_card,
-        table=state.table,
-        owners=tuple([(card, owner_of[card]) for card in state.table]),
-        votes=tuple([(p, votes[p]) for p in players if p in votes]),
-        outcome=outcome,
-        awards=awards,
+        state.round,
+        storyteller,
+        state.clue or "",
+        state.storyteller_card,
+        state.table,
+        tuple([(card, owner_of[card]) for card in state.table]),  # owners
+        tuple([(p, votes[p]) for p in players if p in votes]),  # votes
+        outcome,
+        awards,
     )
     events: list[Event] = [scored]
     scores = dict(state.scores)
@@ -212,7 +216,7 @@ def _end_round(state: GameState, votes: dict[PlayerId, str], rng: random.Random)
     total = sum(n for _, n in needs)
     if len(pile) < total and rules.reshuffle_discards:
         new_pile = [*pile, *state.discard, *state.table]
-        rng.shuffle(new_pile)
+        shuffle(rng, new_pile)
         pile = tuple(new_pile)
         events.append(PileReshuffled(pile=pile))
     draws = []
@@ -222,11 +226,11 @@ def _end_round(state: GameState, votes: dict[PlayerId, str], rng: random.Random)
         taken += len(cards)
         if cards:
             draws.append((p, cards))
-    events.append(CardsDrawn(draws=tuple(draws)))
+    events.append(CardsDrawn(tuple(draws)))
     if taken == len(pile) and (not rules.reshuffle_discards or taken < total):
         return [*events, _game_over(scores, EndReason.DECK_EXHAUSTED)]
     next_storyteller = state.next_storyteller()
-    events.append(RoundStarted(round=state.round + 1, storyteller=next_storyteller))
+    events.append(RoundStarted(state.round + 1, next_storyteller))
     return events
 
 

@@ -10,8 +10,10 @@ from dataclasses import dataclass
 from .commands import CardId, PlayerId
 from .results import AwardReason, EndReason, Outcome
 from .rules import Rules
+from .values import quick_init
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class GameStarted:
     rules: Rules
@@ -19,6 +21,7 @@ class GameStarted:
     pile: tuple[CardId, ...]  # the shuffled deck, top first
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class CardsDrawn:
     """Players take cards from the top of the pile, in the order listed (deal or refill)."""
@@ -26,12 +29,14 @@ class CardsDrawn:
     draws: tuple[tuple[PlayerId, tuple[CardId, ...]], ...]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class RoundStarted:
     round: int
     storyteller: PlayerId | None  # None: anyone may claim the role by giving the first clue
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class ClueGiven:
     storyteller: PlayerId
@@ -39,12 +44,14 @@ class ClueGiven:
     clue: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class CardsSubmitted:
     player: PlayerId
     cards: tuple[CardId, ...]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TableLaid:
     """All cards are in: the storyteller's and the submitted cards, shuffled, numbered from 1."""
@@ -52,12 +59,14 @@ class TableLaid:
     cards: tuple[CardId, ...]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class VoteCast:
     player: PlayerId
     card: CardId
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class PointsAwarded:
     player: PlayerId
@@ -65,6 +74,7 @@ class PointsAwarded:
     reason: AwardReason
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class RoundScored:
     """The reveal: whose card was whose, every vote, and each player's points with reasons."""
@@ -86,6 +96,7 @@ class RoundScored:
         return totals
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class PileReshuffled:
     """The rest of the draw pile and the discard pile, shuffled into a new draw pile (2021)."""
@@ -93,6 +104,7 @@ class PileReshuffled:
     pile: tuple[CardId, ...]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class GameEnded:
     winners: tuple[PlayerId, ...]

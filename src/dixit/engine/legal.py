@@ -5,9 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .commands import CardId, PlayerId
-from .state import GameState, Phase
+from .state import CLUE, SUBMIT, VOTE, GameState
+from .values import quick_init
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class LegalActions:
     """The moves open to one player. Empty tuples mean "nothing to do now".
@@ -34,20 +36,20 @@ def legal_actions(state: GameState, player: PlayerId) -> LegalActions:
     phase = state.phase
     if player not in state.hands:
         return NOTHING
-    if phase is Phase.CLUE:
+    if phase is CLUE:
         if state.storyteller is None or state.storyteller == player:
             return LegalActions(
                 give_clue=state.hands[player], max_clue_length=state.rules.clue_max_length
             )
         return NOTHING
-    if phase is Phase.SUBMIT:
+    if phase is SUBMIT:
         if player == state.storyteller or player in state.submissions:
             return NOTHING
         return LegalActions(
             submit=state.hands[player],
             submit_count=state.rules.cards_each_for(len(state.players)),
         )
-    if phase is Phase.VOTE:
+    if phase is VOTE:
         if player == state.storyteller or player in state.votes:
             return NOTHING
         own = state.submissions[player]
@@ -57,12 +59,12 @@ def legal_actions(state: GameState, player: PlayerId) -> LegalActions:
 
 def waiting_for(state: GameState) -> tuple[PlayerId, ...]:
     """Players the game is waiting on, in seat order (everyone, while a clue may be claimed)."""
-    if state.phase is Phase.CLUE:
+    if state.phase is CLUE:
         return state.players if state.storyteller is None else (state.storyteller,)
-    if state.phase is Phase.SUBMIT:
+    if state.phase is SUBMIT:
         return tuple(
             [p for p in state.players if p != state.storyteller and p not in state.submissions]
         )
-    if state.phase is Phase.VOTE:
+    if state.phase is VOTE:
         return tuple([p for p in state.players if p != state.storyteller and p not in state.votes])
     return ()

@@ -12,11 +12,11 @@ from collections.abc import Callable, Iterator, Sequence
 
 from .chance import pick
 from .commands import CardId, CastVote, Command, GiveClue, PlayerId, StartGame, SubmitCards
-from .decide import execute
+from .decide import decide, execute
 from .events import Event
 from .legal import waiting_for
 from .rules import Rules
-from .state import GameState, Phase
+from .state import CLUE, OVER, SUBMIT, VOTE, GameState, fold_into
 
 Chooser = Callable[[GameState, PlayerId], Command | None]
 """A player's move in a state, or None when that player has nothing to do."""
@@ -35,18 +35,18 @@ def random_command(state: GameState, player: PlayerId, rng: random.Random) -> Co
     if hand is None:
         return None
     phase, storyteller = state.phase, state.storyteller
-    if phase is Phase.CLUE:
+    if phase is CLUE:
         if storyteller is None or storyteller == player:
             return GiveClue(player, pick(rng, hand), pick(rng, CLUE_WORDS))
         return None
-    if phase is Phase.SUBMIT:
+    if phase is SUBMIT:
         if player == storyteller or player in state.submissions:
             return None
         count = state.rules.cards_each_for(len(state.players))
         if count == 1:
             return SubmitCards(player, (pick(rng, hand),))
         return SubmitCards(player, tuple(rng.sample(hand, count)))
-    if phase is Phase.VOTE:
+    if phase is VOTE:
         if player == storyteller or player in state.votes:
             return None
         own = state.submissions[player]
@@ -64,7 +64,7 @@ def playthrough(
     that never acts would otherwise loop forever) or after ``max_moves``.
     """
     moves = 0
-    while state.phase is not Phase.OVER:
+    while state.phase is not OVER:
         moved = False
         for player in waiting_for(state):
             command = choose(state, player)
@@ -74,7 +74,7 @@ def playthrough(
             moves += 1
             moved = True
             yield command, state, events
-            if state.phase is Phase.OVER:
+            if state.phase is OVER:
                 return
         if not moved or moves >= max_moves:
             raise RuntimeError(f"no progress in {state.phase} after {moves} moves")
@@ -101,18 +101,20 @@ def random_playthrough(
             log.extend(events)
             state = after
         return state, log
-    # The same loop as ``playthrough`` with ``random_command``, without a generator in between.
+    # The same loop as ``playthrough`` with ``random_command``, without a generator in between,
+    # and in one state: no move's state is seen by anyone, so each is folded into the last.
     chooser_rng = random.Random(seed ^ 0x5EED)
-    while state.phase is not Phase.OVER:
+    while state.phase is not OVER:
         moved = False
         for player in waiting_for(state):
             command = random_command(state, player, chooser_rng)
             if command is None:
                 continue
-            state, events = execute(state, command, rng)
+            events = decide(state, command, rng)
+            state = fold_into(state, events)
             log.extend(events)
             moved = True
-            if state.phase is Phase.OVER:
+            if state.phase is OVER:
                 break
         if not moved:
             raise RuntimeError(f"no progress in {state.phase}")

@@ -8,6 +8,13 @@ from .commands import CardId, PlayerId
 from .events import PointsAwarded
 from .results import AwardReason, Outcome
 
+# Enum members as module constants (read without Python 3.11's enum descriptor).
+_EVERYBODY, _NOBODY, _SOME = Outcome.EVERYBODY, Outcome.NOBODY, Outcome.SOME
+_BY_SOME = AwardReason.STORYTELLER_FOUND_BY_SOME
+_FOUND = AwardReason.FOUND_STORYTELLER
+_EVERYBODY_FOUND, _NOBODY_FOUND = AwardReason.EVERYBODY_FOUND, AwardReason.NOBODY_FOUND
+_RECEIVED = AwardReason.VOTES_RECEIVED
+
 
 def score_round(
     players: Sequence[PlayerId],
@@ -22,35 +29,42 @@ def score_round(
     - otherwise storyteller and each finder 3 (4 each with the lone-finder bonus and one finder);
     - every player but the storyteller: +1 per vote on any of their cards.
     """
-    storyteller_card = next(card for card, owner in owners.items() if owner == storyteller)
-    finders = [p for p in players if p != storyteller and votes.get(p) == storyteller_card]
-    voters = len(players) - 1
+    storyteller_card: CardId | None = None
+    for card, owner in owners.items():
+        if owner == storyteller:
+            storyteller_card = card
+            break
+    if storyteller_card is None:
+        raise StopIteration  # (as ``next`` over no storyteller card raised)
+    found_by: list[PlayerId] = []  # finders, in vote order
     received: dict[PlayerId, int] = {}
-    for card in votes.values():
+    for voter, card in votes.items():
+        if card == storyteller_card:
+            if voter != storyteller and voter in players:
+                found_by.append(voter)
+            continue
         owner = owners[card]
         if owner != storyteller:
             received[owner] = received.get(owner, 0) + 1
+    finders = len(found_by)
 
     awards: list[PointsAwarded] = []
-    if len(finders) in (0, voters):
-        outcome = Outcome.NOBODY if not finders else Outcome.EVERYBODY
-        reason = AwardReason.NOBODY_FOUND if not finders else AwardReason.EVERYBODY_FOUND
+    if finders == 0 or finders == len(players) - 1:
+        reason = _NOBODY_FOUND if finders == 0 else _EVERYBODY_FOUND
         for player in players:
             if player != storyteller:
                 awards.append(PointsAwarded(player, 2, reason))
                 if player in received:
-                    awards.append(
-                        PointsAwarded(player, received[player], AwardReason.VOTES_RECEIVED)
-                    )
-        return outcome, tuple(awards)
+                    awards.append(PointsAwarded(player, received[player], _RECEIVED))
+        return (_NOBODY if finders == 0 else _EVERYBODY), tuple(awards)
 
-    found = 4 if lone_finder_bonus and len(finders) == 1 else 3
+    found = 4 if lone_finder_bonus and finders == 1 else 3
     for player in players:
         if player == storyteller:
-            awards.append(PointsAwarded(player, found, AwardReason.STORYTELLER_FOUND_BY_SOME))
+            awards.append(PointsAwarded(player, found, _BY_SOME))
             continue
-        if player in finders:
-            awards.append(PointsAwarded(player, found, AwardReason.FOUND_STORYTELLER))
+        if player in found_by:
+            awards.append(PointsAwarded(player, found, _FOUND))
         if player in received:
-            awards.append(PointsAwarded(player, received[player], AwardReason.VOTES_RECEIVED))
-    return Outcome.SOME, tuple(awards)
+            awards.append(PointsAwarded(player, received[player], _RECEIVED))
+    return _SOME, tuple(awards)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, Final
 
 from .commands import CardId, PlayerId
 from .errors import Code, GameError
@@ -38,6 +38,15 @@ class Phase(StrEnum):
     SUBMIT = "submit"  # the other players hand in matching cards, in any order
     VOTE = "vote"  # the table is laid; the other players vote, in any order
     OVER = "over"
+
+
+# The members as plain module constants: in Python 3.11 reading ``Phase.CLUE`` goes through an
+# enum descriptor (about ten times the cost of a global), and the hot paths read phases a lot.
+SETUP: Final = Phase.SETUP
+CLUE: Final = Phase.CLUE
+SUBMIT: Final = Phase.SUBMIT
+VOTE: Final = Phase.VOTE
+OVER: Final = Phase.OVER
 
 
 @dataclass(slots=True)
@@ -115,7 +124,7 @@ def _started(event: GameStarted) -> GameState:
         rules=event.rules,
         players=event.players,
         version=1,
-        phase=Phase.SETUP,
+        phase=SETUP,
         round=0,
         storyteller=None,
         hands={p: () for p in event.players},
@@ -161,6 +170,22 @@ def evolve_all(state: GameState | None, events: Iterable[Event]) -> GameState:
     return draft
 
 
+def fold_into(draft: GameState, events: Iterable[Event]) -> GameState:
+    """Fold ``events`` into ``draft`` in place, as :func:`evolve_all` folds them into its copy;
+    returns ``draft``.
+
+    Only for a state no reader holds: :func:`dixit.engine.playthrough.random_playthrough` plays
+    its whole game in one such state and hands it out only at the end.
+    """
+    for event in events:
+        handler = _HANDLERS.get(type(event))
+        if handler is None:
+            raise GameError(Code.EVENT_INVALID, f"{type(event).__name__} cannot follow a start")
+        handler(draft, event)
+        draft.version += 1
+    return draft
+
+
 def replay(events: Iterable[Event]) -> GameState:
     """The state a list of events builds."""
     return evolve_all(None, events)
@@ -180,7 +205,7 @@ def _cards_drawn(s: GameState, event: CardsDrawn) -> None:
 
 
 def _round_started(s: GameState, event: RoundStarted) -> None:
-    s.phase = Phase.CLUE
+    s.phase = CLUE
     s.round = event.round
     s.storyteller = event.storyteller
     s.clue = None
@@ -194,7 +219,7 @@ def _clue_given(s: GameState, event: ClueGiven) -> None:
     hands = dict(s.hands)
     hands[event.storyteller] = tuple([c for c in hands[event.storyteller] if c != event.card])
     s.hands = hands
-    s.phase = Phase.SUBMIT
+    s.phase = SUBMIT
     s.storyteller = event.storyteller
     s.clue = event.clue
     s.storyteller_card = event.card
@@ -208,7 +233,7 @@ def _cards_submitted(s: GameState, event: CardsSubmitted) -> None:
 
 
 def _table_laid(s: GameState, event: TableLaid) -> None:
-    s.phase = Phase.VOTE
+    s.phase = VOTE
     s.table = event.cards
 
 
@@ -235,7 +260,7 @@ def _pile_reshuffled(s: GameState, event: PileReshuffled) -> None:
 
 
 def _game_ended(s: GameState, event: GameEnded) -> None:
-    s.phase = Phase.OVER
+    s.phase = OVER
     s.winners = event.winners
     s.end_reason = event.reason
 

@@ -15,9 +15,11 @@ from .events import RoundScored
 from .legal import NOTHING, LegalActions, legal_actions, waiting_for
 from .results import EndReason
 from .rules import Rules
-from .state import GameState, Phase
+from .state import SUBMIT, VOTE, GameState, Phase
+from .values import quick_init
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class PlayerView:
     viewer: PlayerId | None  # None: a spectator
@@ -44,9 +46,9 @@ class PlayerView:
 
 
 def _acted(state: GameState) -> tuple[PlayerId, ...]:
-    if state.phase is Phase.SUBMIT:
+    if state.phase is SUBMIT:
         return tuple([p for p in state.players if p in state.submissions])
-    if state.phase is Phase.VOTE:
+    if state.phase is VOTE:
         return tuple([p for p in state.players if p in state.votes])
     return ()
 

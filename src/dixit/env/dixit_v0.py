@@ -42,12 +42,12 @@ from dixit.engine import (
     execute,
     player_view,
     rules_for,
-    waiting_for,
 )
 from dixit.engine.serialize import view_to_json
 
-from .encoding import Encoder, Layout, action_mask, decode_action, encode_command
+from .encoding import Encoder, Layout, LiveObservations, encode_command
 
+_OVER = Phase.OVER  # a global: Python 3.11 reads enum members through a descriptor
 ClueFn = Callable[[PlayerView, CardId, random.Random], str]
 
 
@@ -84,7 +84,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo's naming: raw_env)
         self.rules = rules_for(edition, **dict(options or {}))
         self.deck = tuple(deck) if deck is not None else tuple(f"card-{i:03}" for i in range(84))
         self.layout = Layout.of(self.rules, players, self.deck)
-        self.encoder = Encoder(self.layout)
+        self.encoder = Encoder(self.layout)  # the reference: encodes a view from scratch
         self.clue_fn = clue_fn
         self.render_mode = render_mode
         self.card_image = card_image
@@ -99,6 +99,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo's naming: raw_env)
         self.state_: GameState | None = None
         self._rng = random.Random()
         self._clue_rng = random.Random()
+        self._live = LiveObservations(self.layout, tuple(self.possible_agents))
+        self._rewarded = False
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -117,10 +119,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo's naming: raw_env)
         start = StartGame(
             tuple(self.agents), self.deck, self.rules, first_storyteller=self.agents[0]
         )
-        self.state_, _ = execute(None, start, self._rng)
-        self.encoder.reset()
+        self.state_, events = execute(None, start, self._rng)
+        self._live.reset(self.state_, events)
         self._views: dict[str, PlayerView] = {}
         self.rewards = dict.fromkeys(self.agents, 0)
+        self._rewarded = False
         self._cumulative_rewards = dict.fromkeys(self.agents, 0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
@@ -129,11 +132,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo's naming: raw_env)
 
     def _next_agent(self) -> str:
         assert self.state_ is not None
-        waiting = waiting_for(self.state_)
-        return waiting[0] if waiting else self.agents[0]
+        first = self._live.first_waited_on(self.state_)
+        return self.agents[0] if first is None else first
 
     def view(self, agent: str) -> PlayerView:
-        """What ``agent`` sees now: the engine's per-player view, the observation's only source."""
+        """What ``agent`` sees now: the engine's per-player view (the observation is its
+        encoding, kept current from events; a test checks the two agree at every step)."""
         assert self.state_ is not None, "call reset() first"
         view = self._views.get(agent)
         if view is None or view.version != self.state_.version:
@@ -141,10 +145,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo's naming: raw_env)
         return view
 
     def observe(self, agent: str) -> dict[str, Any]:
-        view = self.view(agent)
+        """The encoding of :meth:`view` (kept current from each step's events, not rebuilt)."""
+        state = self.state_
+        assert state is not None, "call reset() first"
         return {
-            "observation": self.encoder.encode(view),
-            "action_mask": action_mask(view, self.layout),
+            "observation": self._live.observation(state, agent),
+            "action_mask": self._live.mask(state, agent),
         }
 
     def step(self, action: Any) -> None:
@@ -152,24 +158,33 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo's naming: raw_env)
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        assert self.state_ is not None
+        state = self.state_
+        assert state is not None
         index, clue = action if isinstance(action, tuple) else (action, None)
-        view = self.view(agent)
-        if clue is None and view.legal.give_clue and 0 <= int(index) < self.layout.hand:
-            clue = self.clue_fn(view, view.legal.give_clue[int(index)], self._clue_rng)
-        command = decode_action(int(index), clue, view, self.layout)
-        self.state_, events = execute(self.state_, command, self._rng)
+        index = int(index)
+        if clue is None and 0 <= index < self.layout.hand and self._live.may_clue(state, agent):
+            card = state.hands[agent][index]
+            if self.clue_fn is random_word_clue:  # the same draw, without building a view
+                clue = self._clue_rng.choice(CLUE_WORDS)
+            else:
+                clue = self.clue_fn(self.view(agent), card, self._clue_rng)
+        command = self._live.decode(state, agent, index, clue)
+        state, events = execute(state, command, self._rng)
+        self.state_ = state
+        self._live.apply(state, events)
         self._cumulative_rewards[agent] = 0
-        self.rewards = dict.fromkeys(self.agents, 0)
-        for event in events:
-            if isinstance(event, RoundScored):
-                for player, points in event.points().items():
-                    self.rewards[player] += points
-        if self.state_.phase is Phase.OVER:
+        if len(events) > 1 or self._rewarded:  # a single event never scores a round
+            self.rewards = rewards = dict.fromkeys(self.agents, 0)
+            for event in events:
+                if isinstance(event, RoundScored):
+                    for player, points in event.points().items():
+                        rewards[player] += points
+            self._rewarded = any(rewards.values())
+            self._accumulate_rewards()
+        if state.phase is _OVER:
             self.terminations = dict.fromkeys(self.agents, True)
             for a in self.agents:
-                self.infos[a] = {"winners": list(self.state_.winners)}
-        self._accumulate_rewards()
+                self.infos[a] = {"winners": list(state.winners)}
         self.agent_selection = self._next_agent()
 
     def action_for(self, command: Command) -> tuple[int, str | None]:
