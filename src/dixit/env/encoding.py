@@ -312,19 +312,24 @@ class LiveObservations:
             tuple[int, PlayerId | None, int],
             tuple[PlayerId | None, list[tuple[memoryview, memoryview] | None]],
         ] = {}
+        self.current = self._NO_TURN  # the entry of ``turns`` for the turn now
         self.masks: dict[tuple[int, int | tuple[int, ...]], MaskArray] = {}
         self.mask_keys: tuple[int, int, tuple[int, int | tuple[int, ...]]] = (-1, -1, (3, 0))
 
-    def reset(self, state: GameState, events: list[Event]) -> None:
-        """A new game: ``events`` are its opening events, which made ``state``."""
+    def reset(self, state: GameState, events: list[Event]) -> PlayerId | None:
+        """A new game: ``events`` are its opening events, which made ``state``; returns the
+        first player it waits on, as :meth:`apply` does."""
         self.rows[:] = self.template
         self.table = ()
         self.acted = 0
         self.mask_keys = (-1, -1, (3, 0))
-        self.apply(state, events)
+        return self.apply(state, events)
 
-    def apply(self, state: GameState, events: list[Event]) -> None:
-        """Bring every agent's row up to date with ``events``, which made ``state``."""
+    _NO_TURN: tuple[PlayerId | None, list[tuple[memoryview, memoryview] | None]] = (None, [])
+
+    def apply(self, state: GameState, events: list[Event]) -> PlayerId | None:
+        """Bring every agent's row up to date with ``events``, which made ``state``; returns
+        the first player the game now waits on (``waiting_for(state)[0]``), or None."""
         views, index, row = self.views, self.index, self.row
         counts = False
         for event in events:
@@ -367,7 +372,12 @@ class LiveObservations:
             c0 = self.counts0
             self.rows[:, c0 : c0 + 3] = [state.round, len(state.pile), len(state.discard)]
             self.rows[:, c0 + 3 : c0 + 3 + len(scores)] = scores[self.rotation]
-        self.turn = (_phase_number(state.phase), state.storyteller, self.acted)
+        self.turn = turn = (_phase_number(state.phase), state.storyteller, self.acted)
+        current = self.turns.get(turn)
+        if current is None:
+            current = self._this_turn(state)
+        self.current = current
+        return current[0]
 
     def _reveal(self, scored: RoundScored) -> None:
         """The round is over: its cards leave the table, and it becomes the newest history."""
@@ -410,13 +420,14 @@ class LiveObservations:
         return turn
 
     def first_waited_on(self, state: GameState) -> PlayerId | None:
-        """``waiting_for(state)[0]``, or None when the game waits on nobody."""
-        return self._this_turn(state)[0]
+        """``waiting_for(state)[0]``, or None when the game waits on nobody (``state`` is the
+        one the events last applied made)."""
+        return self.current[0]
 
     def observation(self, state: GameState, agent: PlayerId) -> IntArray:
         """What ``Encoder.encode(player_view(state, agent))`` gives, as a fresh array."""
         me = self.row[agent]
-        parts = self._this_turn(state)[1]
+        parts = self.current[1]
         mine = parts[me]
         if mine is None:
             mine = parts[me] = self._turn_parts(state, me)
