@@ -248,16 +248,6 @@ _NONE: frozenset[PlayerId] = frozenset()
 _CLUE, _SUBMIT, _VOTE, _OVER = PHASES
 
 
-def _phase_number(phase: Phase) -> int:
-    if phase is _SUBMIT:
-        return 1
-    if phase is _VOTE:
-        return 2
-    if phase is _CLUE:
-        return 0
-    return 3 if phase is _OVER else 4
-
-
 class LiveObservations:
     """Every agent's observation for one game, kept current from the events of each step.
 
@@ -333,38 +323,41 @@ class LiveObservations:
         views, index, row = self.views, self.index, self.row
         counts = False
         for event in events:
-            if isinstance(event, CardsSubmitted):
+            kind = type(event)  # the engine's own classes: `is` is cheaper than isinstance
+            if kind is CardsSubmitted:
                 view = views[row[event.player]]
+                hand0, mine0 = self.hand0, self.mine0
                 for card in event.cards:
                     i = index[card]
-                    view[self.hand0 + i] = 0
-                    view[self.mine0 + i] = 1
+                    view[hand0 + i] = 0
+                    view[mine0 + i] = 1
                 self.acted |= self.bit[event.player]
-            elif isinstance(event, VoteCast):
+            elif kind is VoteCast:
                 views[row[event.player]][self.vote_at] = self.table.index(event.card)
                 self.acted |= self.bit[event.player]
-            elif isinstance(event, ClueGiven):
+            elif kind is ClueGiven:
                 i = index[event.card]
                 view = views[row[event.storyteller]]
                 view[self.hand0 + i] = 0
                 view[self.mine0 + i] = 1
                 self.acted = 0
-            elif isinstance(event, TableLaid):
+            elif kind is TableLaid:
                 self.table = event.cards
                 self.rows[:, self.table0 : self.table0 + len(event.cards)] = [
                     index[c] for c in event.cards
                 ]
                 self.acted = 0
-            elif isinstance(event, CardsDrawn):
+            elif kind is CardsDrawn:
+                hand0 = self.hand0
                 for player, cards in event.draws:
                     view = views[row[player]]
                     for card in cards:
-                        view[self.hand0 + index[card]] = 1
+                        view[hand0 + index[card]] = 1
                 counts = True
-            elif isinstance(event, RoundScored):
+            elif kind is RoundScored:
                 self._reveal(event)
                 counts = True
-            elif isinstance(event, RoundStarted | PileReshuffled):
+            elif kind is RoundStarted or kind is PileReshuffled:
                 self.acted = 0
                 counts = True
         if counts:
@@ -372,7 +365,16 @@ class LiveObservations:
             c0 = self.counts0
             self.rows[:, c0 : c0 + 3] = [state.round, len(state.pile), len(state.discard)]
             self.rows[:, c0 + 3 : c0 + 3 + len(scores)] = scores[self.rotation]
-        self.turn = turn = (_phase_number(state.phase), state.storyteller, self.acted)
+        phase = state.phase  # its number, inline (an enum member hashes in Python code)
+        if phase is _SUBMIT:
+            number = 1
+        elif phase is _VOTE:
+            number = 2
+        elif phase is _CLUE:
+            number = 0
+        else:
+            number = 3 if phase is _OVER else 4
+        self.turn = turn = (number, state.storyteller, self.acted)
         current = self.turns.get(turn)
         if current is None:
             current = self._this_turn(state)
