@@ -160,10 +160,20 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo's naming: raw_env)
         """The encoding of :meth:`view` (kept current from each step's events, not rebuilt)."""
         state = self._state
         assert state is not None, "call reset() first"
-        return {
-            "observation": self._live.observation(state, agent),
-            "action_mask": self._live.mask(state, agent),
-        }
+        return self._live.observe(state, agent)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last``, the same values with one call less a step."""
+        agent = self.agent_selection
+        state = self._state
+        assert state is not None, "call reset() first"
+        return (
+            self._live.observe(state, agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection

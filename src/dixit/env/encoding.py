@@ -484,21 +484,45 @@ class LiveObservations:
         key = self._mask_key(state, agent)
         mask = self.masks.get(key)
         if mask is None:
-            mask = self.masks[key] = np.zeros(self.actions, dtype=np.int8)
-            kind, what = key
-            if kind == 0:
-                assert isinstance(what, int)
-                mask[:what] = 1
-            elif kind == 1:
-                assert isinstance(what, int)
-                for j, slots in enumerate(self.combos):
-                    if slots[-1] < what:
-                        mask[self.hand_size + j] = 1
-            elif kind == 2:
-                assert isinstance(what, tuple)
-                for t in what:
-                    mask[self.vote0 + t] = 1
+            mask = self._new_mask(key)
         return mask.copy()
+
+    def _new_mask(self, key: tuple[int, int | tuple[int, ...]]) -> MaskArray:
+        mask = self.masks[key] = np.zeros(self.actions, dtype=np.int8)
+        kind, what = key
+        if kind == 0:
+            assert isinstance(what, int)
+            mask[:what] = 1
+        elif kind == 1:
+            assert isinstance(what, int)
+            for j, slots in enumerate(self.combos):
+                if slots[-1] < what:
+                    mask[self.hand_size + j] = 1
+        elif kind == 2:
+            assert isinstance(what, tuple)
+            for t in what:
+                mask[self.vote0 + t] = 1
+        return mask
+
+    def observe(self, state: GameState, agent: PlayerId) -> dict[str, IntArray | MaskArray]:
+        """``{"observation": observation(state, agent), "action_mask": mask(state, agent)}``,
+        in one call (the environment's ``observe`` and ``last`` run once a step)."""
+        me = self.row[agent]
+        parts = self.current[1]
+        mine = parts[me]
+        if mine is None:
+            mine = parts[me] = self._turn_parts(state, me)
+        view = self.views[me]
+        view[: self.counts0] = mine[0]
+        view[self.acted0 : self.head] = mine[1]
+        version, who, key = self.mask_keys
+        if version != state.version or who != me:
+            key = self._new_mask_key(state, agent)
+            self.mask_keys = (state.version, me, key)
+        mask = self.masks.get(key)
+        if mask is None:
+            mask = self._new_mask(key)
+        return {"observation": self.arrays[me].copy(), "action_mask": mask.copy()}
 
     def may_clue(self, state: GameState, agent: PlayerId) -> bool:
         """Whether ``agent`` may tell a clue now (with some card in hand)."""
