@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -322,6 +323,7 @@ class LiveObservations:
         the first player the game now waits on (``waiting_for(state)[0]``), or None."""
         views, index, row = self.views, self.index, self.row
         counts = False
+        event: Any  # narrowed by ``kind is …``, which mypy does not follow
         for event in events:
             kind = type(event)  # the engine's own classes: `is` is cheaper than isinstance
             if kind is CardsSubmitted:
