@@ -180,21 +180,24 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo's naming: raw_env)
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        state = self._state
+        state, live = self._state, self._live
         assert state is not None
-        index, clue = action if isinstance(action, tuple) else (action, None)
-        index = int(index)
-        if clue is None and 0 <= index < self.layout.hand and self._live.may_clue(state, agent):
+        if isinstance(action, tuple):
+            index, clue = action
+            index = int(index)
+        else:
+            index, clue = int(action), None
+        if clue is None and 0 <= index < live.hand_size and live.may_clue(state, agent):
             card = state.hands[agent][index]
             if self.clue_fn is random_word_clue:  # the same draw, without building a view
                 clue = self._clue_rng.choice(CLUE_WORDS)
             else:
                 clue = self.clue_fn(self.view(agent), card, self._clue_rng)
-        command = self._live.decode(state, agent, index, clue)
+        command = live.decode(state, agent, index, clue)
         events = decide(state, command, self._rng)  # a GameError here changes nothing
         fold_into(state, events)
         self._snapshot = None
-        first = self._live.apply(state, events)
+        first = live.apply(state, events)
         self._cumulative_rewards[agent] = 0
         if len(events) > 1 or self._rewarded:  # a single event never scores a round
             self.rewards = rewards = dict.fromkeys(self.agents, 0)
