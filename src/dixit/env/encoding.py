@@ -278,7 +278,12 @@ class LiveObservations:
         self.ordered = [tuple(players[(me + i) % n] for i in range(n)) for me in range(n)]
         self.seats = [{p: (i - me) % n for i, p in enumerate(players)} for me in range(n)]
         self.relative = (np.arange(n)[None, :] - np.arange(n)[:, None]) % n  # [me, seat]
-        self.rotation = (np.arange(n)[None, :] + np.arange(n)[:, None]) % n  # [me, i]: seat
+        rotation = (np.arange(n)[None, :] + np.arange(n)[:, None]) % n  # [me, i]: seat
+        # [me, j]: where the j-th count of a viewer's row comes from in (round, pile, discard,
+        # scores in seat order): the three counts, then the scores from the viewer's seat on
+        self.count_index = np.concatenate(
+            [np.broadcast_to(np.arange(3), (n, 3)), 3 + rotation], axis=1
+        )
         self.counts0 = len(PHASES) + 1  # round, pile, discard, then scores
         self.acted0 = self.counts0 + 3 + n  # acted, then waiting
         self.head = len(PHASES) + 4 + 3 * n
@@ -363,10 +368,14 @@ class LiveObservations:
                 self.acted = 0
                 counts = True
         if counts:
-            scores = np.array([state.scores[p] for p in self.players], dtype=np.int32)
+            scores = state.scores
+            counts_now = np.array(
+                [state.round, len(state.pile), len(state.discard)]
+                + [scores[p] for p in self.players],
+                dtype=np.int32,
+            )
             c0 = self.counts0
-            self.rows[:, c0 : c0 + 3] = [state.round, len(state.pile), len(state.discard)]
-            self.rows[:, c0 + 3 : c0 + 3 + len(scores)] = scores[self.rotation]
+            self.rows[:, c0 : c0 + 3 + len(self.players)] = counts_now[self.count_index]
         phase = state.phase  # its number, inline (an enum member hashes in Python code)
         if phase is _SUBMIT:
             number = 1
@@ -391,7 +400,7 @@ class LiveObservations:
             self.views[row[owner]][self.mine0 + index[card]] = 0
         self.table = ()
         size, h0 = self.layout.round_size, self.history0
-        rows[:, h0 + size :] = rows[:, h0 : h0 + (HISTORY - 1) * size].copy()
+        rows[:, h0 + size :] = rows[:, h0 : h0 + (HISTORY - 1) * size]  # (NumPy copes with overlap)
         votes: dict[CardId, int] = {}
         for _, card in scored.votes:
             votes[card] = votes.get(card, 0) + 1
