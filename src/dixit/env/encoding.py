@@ -310,6 +310,7 @@ class LiveObservations:
         ] = {}
         self.current = self._NO_TURN  # the entry of ``turns`` for the turn now
         self.masks: dict[tuple[int, int | tuple[int, ...]], MaskArray] = {}
+        self.vote_keys: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {}
         self.mask_keys: tuple[int, int, tuple[int, int | tuple[int, ...]]] = (-1, -1, (3, 0))
 
     def reset(self, state: GameState, events: list[Event]) -> PlayerId | None:
@@ -486,8 +487,14 @@ class LiveObservations:
             if agent != storyteller and agent not in state.submissions:
                 return 1, len(state.hands[agent])
         elif phase is _VOTE and agent != storyteller and agent not in state.votes:
-            own = state.submissions[agent]
-            return 2, tuple([t for t, card in enumerate(state.table) if card not in own])
+            own, table = state.submissions[agent], state.table
+            if len(own) == 1:  # every slot but the one of the voter's card, cached
+                at = (len(table), table.index(own[0]))
+                key = self.vote_keys.get(at)
+                if key is None:
+                    key = self.vote_keys[at] = (2, tuple([t for t in range(at[0]) if t != at[1]]))
+                return key
+            return 2, tuple([t for t, card in enumerate(table) if card not in own])
         return 3, 0
 
     def mask(self, state: GameState, agent: PlayerId) -> MaskArray:
@@ -544,7 +551,10 @@ class LiveObservations:
         """What ``decode_action(action, clue, player_view(state, agent), layout)`` gives."""
         if isinstance(action, bool) or not 0 <= action < self.actions:
             raise GameError(Code.MALFORMED, f"action {action!r} is outside 0..{self.actions - 1}")
-        kind, what = self._mask_key(state, agent)
+        version, me, key = self.mask_keys  # (``_mask_key``, inline: observe() made it)
+        if version != state.version or me != self.row[agent]:
+            key = self._mask_key(state, agent)
+        kind, what = key
         hand = state.hands[agent]
         if action < self.hand_size:
             if kind != 0 or action >= len(hand):
