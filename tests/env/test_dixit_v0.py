@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import doctest
 import random
 import warnings
@@ -15,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
 
-from dixit.engine import GameError, player_view
+from dixit.engine import GameError, StartGame, execute, player_view, waiting_for
 from dixit.env import dixit_v0
 from dixit.env.encoding import HISTORY, Encoder, action_mask, decode_action
 
@@ -159,6 +160,7 @@ def test_live_observations_masks_and_actions_are_those_of_the_view(edition, play
         agent = raw.agent_selection
         if raw.terminations[agent]:
             break
+        assert agent == waiting_for(state)[0]
         view = player_view(state, agent)
         for action in [-1, *range(layout.actions), layout.actions]:
             for clue in (None, "a clue"):
@@ -168,6 +170,34 @@ def test_live_observations_masks_and_actions_are_those_of_the_view(edition, play
         raw.step(sampler.choice(np.flatnonzero(mask).tolist()))
         steps += 1
     assert raw.state_.phase == "over" and steps > 10
+
+
+@pytest.mark.parametrize(("edition", "players", "seed"), [("classic", 4, 5), ("2021", 7, 6)])
+def test_state_is_the_engines_state_and_a_value_later_steps_leave_alone(edition, players, seed):
+    """The environment folds moves into a private state in place; ``state_`` is a snapshot
+    equal to the state the engine's ``execute`` gives for the same moves, and one kept stays as
+    it was (the same object until the next step)."""
+    raw = dixit_v0.raw_env(edition=edition, players=players)
+    raw.reset(seed=seed)
+    rng = random.Random(seed)  # the environment's engine generator, as reset seeds it
+    start = StartGame(tuple(raw.agents), raw.deck, raw.rules, first_storyteller=raw.agents[0])
+    expected, _ = execute(None, start, rng)
+    sampler = random.Random(seed)
+    kept = []
+    while True:
+        state = raw.state_
+        assert state == expected and raw.state_ is state
+        kept.append((state, copy.deepcopy(state)))
+        agent = raw.agent_selection
+        if raw.terminations[agent]:
+            break
+        action = sampler.choice(np.flatnonzero(raw.observe(agent)["action_mask"]).tolist())
+        view = player_view(expected, agent)
+        expected, _ = execute(expected, decode_action(action, "a clue", view, raw.layout), rng)
+        raw.step((action, "a clue"))
+    assert expected.phase == "over" and len(kept) > 10
+    for state, copied in kept:
+        assert state == copied
 
 
 def test_a_clue_function_gets_the_tellers_view_and_card():

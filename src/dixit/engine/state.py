@@ -175,7 +175,8 @@ def fold_into(draft: GameState, events: Iterable[Event]) -> GameState:
     returns ``draft``.
 
     Only for a state no reader holds: :func:`dixit.engine.playthrough.random_playthrough` plays
-    its whole game in one such state and hands it out only at the end.
+    its whole game in one such state and hands it out only at the end; the research
+    environment keeps one and hands out :func:`snapshot` copies of it.
     """
     for event in events:
         handler = _HANDLERS.get(type(event))
@@ -184,6 +185,13 @@ def fold_into(draft: GameState, events: Iterable[Event]) -> GameState:
         handler(draft, event)
         draft.version += 1
     return draft
+
+
+def snapshot(state: GameState) -> GameState:
+    """A copy of ``state`` a reader may keep while ``state`` goes on being folded into with
+    :func:`fold_into`: the copy's fields are its own, and the containers it shares are never
+    mutated (handlers replace them)."""
+    return _copy(state)
 
 
 def replay(events: Iterable[Event]) -> GameState:

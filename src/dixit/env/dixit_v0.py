@@ -39,11 +39,13 @@ from dixit.engine import (
     PlayerView,
     RoundScored,
     StartGame,
+    decide,
     execute,
     player_view,
     rules_for,
 )
 from dixit.engine.serialize import view_to_json
+from dixit.engine.state import fold_into, snapshot
 
 from .encoding import Encoder, Layout, LiveObservations, encode_command
 
@@ -96,7 +98,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo's naming: raw_env)
             a: spaces.Dict({"observation": obs, "action_mask": mask}) for a in self.possible_agents
         }
         self.action_spaces = {a: spaces.Discrete(self.layout.actions) for a in self.possible_agents}
-        self.state_: GameState | None = None
+        # The game's state, private: each step folds its events into it in place. Readers get
+        # ``state_``, a snapshot made when first read after a step (and kept until the next).
+        self._state: GameState | None = None
+        self._snapshot: GameState | None = None
         self._rng = random.Random()
         self._clue_rng = random.Random()
         self._live = LiveObservations(self.layout, tuple(self.possible_agents))
@@ -110,6 +115,16 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo's naming: raw_env)
 
     # --- the game ---------------------------------------------------------------------------
 
+    @property
+    def state_(self) -> GameState | None:
+        """The game's state now (None before :meth:`reset`): a value, which later steps leave
+        as it is. (Built on the first read after a step: the environment itself folds each
+        move into a private state in place, which no caller sees.)"""
+        shot = self._snapshot
+        if shot is None and self._state is not None:
+            shot = self._snapshot = snapshot(self._state)
+        return shot
+
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
@@ -119,8 +134,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo's naming: raw_env)
         start = StartGame(
             tuple(self.agents), self.deck, self.rules, first_storyteller=self.agents[0]
         )
-        self.state_, events = execute(None, start, self._rng)
-        self._live.reset(self.state_, events)
+        state, events = execute(None, start, self._rng)
+        self._state, self._snapshot = state, None
+        first = self._live.reset(state, events)
         self._views: dict[str, PlayerView] = {}
         self.rewards = dict.fromkeys(self.agents, 0)
         self._rewarded = False
@@ -128,50 +144,60 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo's naming: raw_env)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = self._next_agent()
-
-    def _next_agent(self) -> str:
-        assert self.state_ is not None
-        first = self._live.first_waited_on(self.state_)
-        return self.agents[0] if first is None else first
+        self.agent_selection = self.agents[0] if first is None else first
 
     def view(self, agent: str) -> PlayerView:
         """What ``agent`` sees now: the engine's per-player view (the observation is its
         encoding, kept current from events; a test checks the two agree at every step)."""
-        assert self.state_ is not None, "call reset() first"
+        state = self._state
+        assert state is not None, "call reset() first"
         view = self._views.get(agent)
-        if view is None or view.version != self.state_.version:
-            view = self._views[agent] = player_view(self.state_, agent)
+        if view is None or view.version != state.version:
+            view = self._views[agent] = player_view(state, agent)
         return view
 
     def observe(self, agent: str) -> dict[str, Any]:
         """The encoding of :meth:`view` (kept current from each step's events, not rebuilt)."""
-        state = self.state_
+        state = self._state
         assert state is not None, "call reset() first"
-        return {
-            "observation": self._live.observation(state, agent),
-            "action_mask": self._live.mask(state, agent),
-        }
+        return self._live.observe(state, agent)
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last``, the same values with one call less a step."""
+        agent = self.agent_selection
+        state = self._state
+        assert state is not None, "call reset() first"
+        return (
+            self._live.observe(state, agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        state = self.state_
+        state, live = self._state, self._live
         assert state is not None
-        index, clue = action if isinstance(action, tuple) else (action, None)
-        index = int(index)
-        if clue is None and 0 <= index < self.layout.hand and self._live.may_clue(state, agent):
+        if isinstance(action, tuple):
+            index, clue = action
+            index = int(index)
+        else:
+            index, clue = int(action), None
+        if clue is None and 0 <= index < live.hand_size and live.may_clue(state, agent):
             card = state.hands[agent][index]
             if self.clue_fn is random_word_clue:  # the same draw, without building a view
                 clue = self._clue_rng.choice(CLUE_WORDS)
             else:
                 clue = self.clue_fn(self.view(agent), card, self._clue_rng)
-        command = self._live.decode(state, agent, index, clue)
-        state, events = execute(state, command, self._rng)
-        self.state_ = state
-        self._live.apply(state, events)
+        command = live.decode(state, agent, index, clue)
+        events = decide(state, command, self._rng)  # a GameError here changes nothing
+        fold_into(state, events)
+        self._snapshot = None
+        first = live.apply(state, events)
         self._cumulative_rewards[agent] = 0
         if len(events) > 1 or self._rewarded:  # a single event never scores a round
             self.rewards = rewards = dict.fromkeys(self.agents, 0)
@@ -185,7 +211,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo's naming: raw_env)
             self.terminations = dict.fromkeys(self.agents, True)
             for a in self.agents:
                 self.infos[a] = {"winners": list(state.winners)}
-        self.agent_selection = self._next_agent()
+        self.agent_selection = self.agents[0] if first is None else first
 
     def action_for(self, command: Command) -> tuple[int, str | None]:
         """The action that plays ``command`` for the selected agent (for agents that answer a
@@ -194,8 +220,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo's naming: raw_env)
 
     @property
     def final_scores(self) -> dict[str, int]:
-        assert self.state_ is not None
-        return dict(self.state_.scores)
+        assert self._state is not None
+        return dict(self._state.scores)
 
     def info_view(self, agent: str) -> dict[str, Any]:
         """The view as JSON (clue text, card ids): for agents that read words and pictures."""
@@ -204,7 +230,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo's naming: raw_env)
     # --- showing it -------------------------------------------------------------------------
 
     def render(self) -> Any:
-        if self.render_mode is None or self.state_ is None:
+        if self.render_mode is None or self._state is None:
             return None
         from .render import render_ansi, render_rgb
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -248,16 +249,6 @@ _NONE: frozenset[PlayerId] = frozenset()
 _CLUE, _SUBMIT, _VOTE, _OVER = PHASES
 
 
-def _phase_number(phase: Phase) -> int:
-    if phase is _SUBMIT:
-        return 1
-    if phase is _VOTE:
-        return 2
-    if phase is _CLUE:
-        return 0
-    return 3 if phase is _OVER else 4
-
-
 class LiveObservations:
     """Every agent's observation for one game, kept current from the events of each step.
 
@@ -287,7 +278,12 @@ class LiveObservations:
         self.ordered = [tuple(players[(me + i) % n] for i in range(n)) for me in range(n)]
         self.seats = [{p: (i - me) % n for i, p in enumerate(players)} for me in range(n)]
         self.relative = (np.arange(n)[None, :] - np.arange(n)[:, None]) % n  # [me, seat]
-        self.rotation = (np.arange(n)[None, :] + np.arange(n)[:, None]) % n  # [me, i]: seat
+        rotation = (np.arange(n)[None, :] + np.arange(n)[:, None]) % n  # [me, i]: seat
+        # [me, j]: where the j-th count of a viewer's row comes from in (round, pile, discard,
+        # scores in seat order): the three counts, then the scores from the viewer's seat on
+        self.count_index = np.concatenate(
+            [np.broadcast_to(np.arange(3), (n, 3)), 3 + rotation], axis=1
+        )
         self.counts0 = len(PHASES) + 1  # round, pile, discard, then scores
         self.acted0 = self.counts0 + 3 + n  # acted, then waiting
         self.head = len(PHASES) + 4 + 3 * n
@@ -312,62 +308,90 @@ class LiveObservations:
             tuple[int, PlayerId | None, int],
             tuple[PlayerId | None, list[tuple[memoryview, memoryview] | None]],
         ] = {}
+        self.current = self._NO_TURN  # the entry of ``turns`` for the turn now
         self.masks: dict[tuple[int, int | tuple[int, ...]], MaskArray] = {}
+        self.vote_keys: dict[tuple[int, int], tuple[int, tuple[int, ...]]] = {}
         self.mask_keys: tuple[int, int, tuple[int, int | tuple[int, ...]]] = (-1, -1, (3, 0))
 
-    def reset(self, state: GameState, events: list[Event]) -> None:
-        """A new game: ``events`` are its opening events, which made ``state``."""
+    def reset(self, state: GameState, events: list[Event]) -> PlayerId | None:
+        """A new game: ``events`` are its opening events, which made ``state``; returns the
+        first player it waits on, as :meth:`apply` does."""
         self.rows[:] = self.template
         self.table = ()
         self.acted = 0
         self.mask_keys = (-1, -1, (3, 0))
-        self.apply(state, events)
+        return self.apply(state, events)
 
-    def apply(self, state: GameState, events: list[Event]) -> None:
-        """Bring every agent's row up to date with ``events``, which made ``state``."""
+    _NO_TURN: tuple[PlayerId | None, list[tuple[memoryview, memoryview] | None]] = (None, [])
+
+    def apply(self, state: GameState, events: list[Event]) -> PlayerId | None:
+        """Bring every agent's row up to date with ``events``, which made ``state``; returns
+        the first player the game now waits on (``waiting_for(state)[0]``), or None."""
         views, index, row = self.views, self.index, self.row
         counts = False
+        event: Any  # narrowed by ``kind is …``, which mypy does not follow
         for event in events:
-            if isinstance(event, CardsSubmitted):
+            kind = type(event)  # the engine's own classes: `is` is cheaper than isinstance
+            if kind is CardsSubmitted:
                 view = views[row[event.player]]
+                hand0, mine0 = self.hand0, self.mine0
                 for card in event.cards:
                     i = index[card]
-                    view[self.hand0 + i] = 0
-                    view[self.mine0 + i] = 1
+                    view[hand0 + i] = 0
+                    view[mine0 + i] = 1
                 self.acted |= self.bit[event.player]
-            elif isinstance(event, VoteCast):
+            elif kind is VoteCast:
                 views[row[event.player]][self.vote_at] = self.table.index(event.card)
                 self.acted |= self.bit[event.player]
-            elif isinstance(event, ClueGiven):
+            elif kind is ClueGiven:
                 i = index[event.card]
                 view = views[row[event.storyteller]]
                 view[self.hand0 + i] = 0
                 view[self.mine0 + i] = 1
                 self.acted = 0
-            elif isinstance(event, TableLaid):
+            elif kind is TableLaid:
                 self.table = event.cards
                 self.rows[:, self.table0 : self.table0 + len(event.cards)] = [
                     index[c] for c in event.cards
                 ]
                 self.acted = 0
-            elif isinstance(event, CardsDrawn):
+            elif kind is CardsDrawn:
+                hand0 = self.hand0
                 for player, cards in event.draws:
                     view = views[row[player]]
                     for card in cards:
-                        view[self.hand0 + index[card]] = 1
+                        view[hand0 + index[card]] = 1
                 counts = True
-            elif isinstance(event, RoundScored):
+            elif kind is RoundScored:
                 self._reveal(event)
                 counts = True
-            elif isinstance(event, RoundStarted | PileReshuffled):
+            elif kind is RoundStarted or kind is PileReshuffled:
                 self.acted = 0
                 counts = True
         if counts:
-            scores = np.array([state.scores[p] for p in self.players], dtype=np.int32)
+            scores = state.scores
+            counts_now = np.array(
+                [state.round, len(state.pile), len(state.discard)]
+                + [scores[p] for p in self.players],
+                dtype=np.int32,
+            )
             c0 = self.counts0
-            self.rows[:, c0 : c0 + 3] = [state.round, len(state.pile), len(state.discard)]
-            self.rows[:, c0 + 3 : c0 + 3 + len(scores)] = scores[self.rotation]
-        self.turn = (_phase_number(state.phase), state.storyteller, self.acted)
+            self.rows[:, c0 : c0 + 3 + len(self.players)] = counts_now[self.count_index]
+        phase = state.phase  # its number, inline (an enum member hashes in Python code)
+        if phase is _SUBMIT:
+            number = 1
+        elif phase is _VOTE:
+            number = 2
+        elif phase is _CLUE:
+            number = 0
+        else:
+            number = 3 if phase is _OVER else 4
+        self.turn = turn = (number, state.storyteller, self.acted)
+        current = self.turns.get(turn)
+        if current is None:
+            current = self._this_turn(state)
+        self.current = current
+        return current[0]
 
     def _reveal(self, scored: RoundScored) -> None:
         """The round is over: its cards leave the table, and it becomes the newest history."""
@@ -377,7 +401,7 @@ class LiveObservations:
             self.views[row[owner]][self.mine0 + index[card]] = 0
         self.table = ()
         size, h0 = self.layout.round_size, self.history0
-        rows[:, h0 + size :] = rows[:, h0 : h0 + (HISTORY - 1) * size].copy()
+        rows[:, h0 + size :] = rows[:, h0 : h0 + (HISTORY - 1) * size]  # (NumPy copes with overlap)
         votes: dict[CardId, int] = {}
         for _, card in scored.votes:
             votes[card] = votes.get(card, 0) + 1
@@ -410,13 +434,14 @@ class LiveObservations:
         return turn
 
     def first_waited_on(self, state: GameState) -> PlayerId | None:
-        """``waiting_for(state)[0]``, or None when the game waits on nobody."""
-        return self._this_turn(state)[0]
+        """``waiting_for(state)[0]``, or None when the game waits on nobody (``state`` is the
+        one the events last applied made)."""
+        return self.current[0]
 
     def observation(self, state: GameState, agent: PlayerId) -> IntArray:
         """What ``Encoder.encode(player_view(state, agent))`` gives, as a fresh array."""
         me = self.row[agent]
-        parts = self._this_turn(state)[1]
+        parts = self.current[1]
         mine = parts[me]
         if mine is None:
             mine = parts[me] = self._turn_parts(state, me)
@@ -462,8 +487,14 @@ class LiveObservations:
             if agent != storyteller and agent not in state.submissions:
                 return 1, len(state.hands[agent])
         elif phase is _VOTE and agent != storyteller and agent not in state.votes:
-            own = state.submissions[agent]
-            return 2, tuple([t for t, card in enumerate(state.table) if card not in own])
+            own, table = state.submissions[agent], state.table
+            if len(own) == 1:  # every slot but the one of the voter's card, cached
+                at = (len(table), table.index(own[0]))
+                key = self.vote_keys.get(at)
+                if key is None:
+                    key = self.vote_keys[at] = (2, tuple([t for t in range(at[0]) if t != at[1]]))
+                return key
+            return 2, tuple([t for t, card in enumerate(table) if card not in own])
         return 3, 0
 
     def mask(self, state: GameState, agent: PlayerId) -> MaskArray:
@@ -471,21 +502,45 @@ class LiveObservations:
         key = self._mask_key(state, agent)
         mask = self.masks.get(key)
         if mask is None:
-            mask = self.masks[key] = np.zeros(self.actions, dtype=np.int8)
-            kind, what = key
-            if kind == 0:
-                assert isinstance(what, int)
-                mask[:what] = 1
-            elif kind == 1:
-                assert isinstance(what, int)
-                for j, slots in enumerate(self.combos):
-                    if slots[-1] < what:
-                        mask[self.hand_size + j] = 1
-            elif kind == 2:
-                assert isinstance(what, tuple)
-                for t in what:
-                    mask[self.vote0 + t] = 1
+            mask = self._new_mask(key)
         return mask.copy()
+
+    def _new_mask(self, key: tuple[int, int | tuple[int, ...]]) -> MaskArray:
+        mask = self.masks[key] = np.zeros(self.actions, dtype=np.int8)
+        kind, what = key
+        if kind == 0:
+            assert isinstance(what, int)
+            mask[:what] = 1
+        elif kind == 1:
+            assert isinstance(what, int)
+            for j, slots in enumerate(self.combos):
+                if slots[-1] < what:
+                    mask[self.hand_size + j] = 1
+        elif kind == 2:
+            assert isinstance(what, tuple)
+            for t in what:
+                mask[self.vote0 + t] = 1
+        return mask
+
+    def observe(self, state: GameState, agent: PlayerId) -> dict[str, IntArray | MaskArray]:
+        """``{"observation": observation(state, agent), "action_mask": mask(state, agent)}``,
+        in one call (the environment's ``observe`` and ``last`` run once a step)."""
+        me = self.row[agent]
+        parts = self.current[1]
+        mine = parts[me]
+        if mine is None:
+            mine = parts[me] = self._turn_parts(state, me)
+        view = self.views[me]
+        view[: self.counts0] = mine[0]
+        view[self.acted0 : self.head] = mine[1]
+        version, who, key = self.mask_keys
+        if version != state.version or who != me:
+            key = self._new_mask_key(state, agent)
+            self.mask_keys = (state.version, me, key)
+        mask = self.masks.get(key)
+        if mask is None:
+            mask = self._new_mask(key)
+        return {"observation": self.arrays[me].copy(), "action_mask": mask.copy()}
 
     def may_clue(self, state: GameState, agent: PlayerId) -> bool:
         """Whether ``agent`` may tell a clue now (with some card in hand)."""
@@ -496,7 +551,10 @@ class LiveObservations:
         """What ``decode_action(action, clue, player_view(state, agent), layout)`` gives."""
         if isinstance(action, bool) or not 0 <= action < self.actions:
             raise GameError(Code.MALFORMED, f"action {action!r} is outside 0..{self.actions - 1}")
-        kind, what = self._mask_key(state, agent)
+        version, me, key = self.mask_keys  # (``_mask_key``, inline: observe() made it)
+        if version != state.version or me != self.row[agent]:
+            key = self._mask_key(state, agent)
+        kind, what = key
         hand = state.hands[agent]
         if action < self.hand_size:
             if kind != 0 or action >= len(hand):
