@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import orjson
+
 from dixit.engine import Event, GameState, LegalActions, player_view
 from dixit.protocol import messages as m
 from dixit.protocol.codes import ErrorCode
@@ -25,6 +27,8 @@ class Fanout:
         self.conns: dict[int, Connection] = {}
         self._round_texts: list[str] = []
         self._rounds_text: tuple[int, str] = (0, "[]")  # the joined texts, and how many
+        # The joined text, and the same as an orjson fragment to splice into a message.
+        self._rounds_fragment: tuple[str, orjson.Fragment] | None = None
 
     # ------------------------------------------------------------------ sockets
 
@@ -126,7 +130,7 @@ class Fanout:
         once and spliced in: the update's cost stays flat as a game goes on. ``shared``: the
         events' wire dicts that are the same for every viewer (None where they differ).
         """
-        view = player_view(state, viewer)
+        view_of = player_view(state, viewer)
         legal = None if playing else LegalActions()
         wire = [
             {
@@ -140,11 +144,20 @@ class Fanout:
             "v": m.PROTOCOL_VERSION,
             "from_version": from_version,
             "events": wire,
-            "view": view_dict(view, with_rounds=False, legal=legal),
+            "view": (view := view_dict(view_of, with_rounds=False, legal=legal)),
             "reset": reset,
         }
+        rounds = self._rounds_json(state)
+        fragment = self._rounds_fragment
+        if fragment is not None and fragment[0] is rounds:
+            # Spliced in by orjson itself: one copy fewer than replacing it in the text.
+            view["rounds"] = fragment[1]
+            try:
+                return orjson.dumps(update).decode()
+            except (TypeError, UnicodeDecodeError):  # what to_json's fallback handles
+                view["rounds"] = []
         text = to_json(update)
-        return text.replace('"rounds":[]', '"rounds":' + self._rounds_json(state), 1)
+        return text.replace('"rounds":[]', '"rounds":' + rounds, 1)
 
     def reset_rounds(self) -> None:
         self._round_texts.clear()
@@ -157,7 +170,12 @@ class Fanout:
         if len(cache) < len(rounds) or self._rounds_text[0] != len(cache):
             for scored in rounds[len(cache) :]:
                 cache.append(to_json(round_dict(scored)))
-            self._rounds_text = (len(cache), "[" + ",".join(cache) + "]")
+            text = "[" + ",".join(cache) + "]"
+            self._rounds_text = (len(cache), text)
+            try:
+                self._rounds_fragment = (text, orjson.Fragment(text.encode()))
+            except UnicodeEncodeError:  # a lone surrogate in a clue: the text path
+                self._rounds_fragment = None
         return self._rounds_text[1]
 
 
