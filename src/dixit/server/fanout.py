@@ -8,7 +8,8 @@ one more place a secret could leak.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Callable, Sequence
 
 import orjson
 
@@ -19,6 +20,8 @@ from dixit.protocol.convert import redact_dict, round_dict, shared_event_dicts, 
 
 from .connection import Connection
 
+_FRAGMENT: Callable[[bytes], object] | None = getattr(orjson, "Fragment", None)
+
 CATCH_UP_LIMIT = 1000  # beyond this many missed events a client gets a fresh view instead
 
 
@@ -28,7 +31,7 @@ class Fanout:
         self._round_texts: list[str] = []
         self._rounds_text: tuple[int, str] = (0, "[]")  # the joined texts, and how many
         # The joined text, and the same as an orjson fragment to splice into a message.
-        self._rounds_fragment: tuple[str, orjson.Fragment] | None = None
+        self._rounds_fragment: tuple[str, object] | None = None
 
     # ------------------------------------------------------------------ sockets
 
@@ -182,10 +185,10 @@ class Fanout:
                 cache.append(to_json(round_dict(scored)))
             text = "[" + ",".join(cache) + "]"
             self._rounds_text = (len(cache), text)
-            try:
-                self._rounds_fragment = (text, orjson.Fragment(text.encode()))
-            except UnicodeEncodeError:  # a lone surrogate in a clue: the text path
-                self._rounds_fragment = None
+            self._rounds_fragment = None  # a lone surrogate in a clue: the text path
+            if _FRAGMENT is not None:  # an orjson with Fragment (pyproject asks only >=3.9)
+                with contextlib.suppress(UnicodeEncodeError):
+                    self._rounds_fragment = (text, _FRAGMENT(text.encode()))
         return self._rounds_text[1]
 
 
