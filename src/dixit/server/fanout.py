@@ -8,10 +8,7 @@ one more place a secret could leak.
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Callable, Sequence
-
-import orjson
+from collections.abc import Sequence
 
 from dixit.engine import Event, GameState, LegalActions, player_view
 from dixit.protocol import messages as m
@@ -19,8 +16,6 @@ from dixit.protocol.codes import ErrorCode
 from dixit.protocol.convert import redact_dict, round_dict, shared_event_dicts, to_json, view_dict
 
 from .connection import Connection
-
-_FRAGMENT: Callable[[bytes], object] | None = getattr(orjson, "Fragment", None)
 
 CATCH_UP_LIMIT = 1000  # beyond this many missed events a client gets a fresh view instead
 
@@ -30,8 +25,6 @@ class Fanout:
         self.conns: dict[int, Connection] = {}
         self._round_texts: list[str] = []
         self._rounds_text: tuple[int, str] = (0, "[]")  # the joined texts, and how many
-        # The joined text, and the same as an orjson fragment to splice into a message.
-        self._rounds_fragment: tuple[str, object] | None = None
 
     # ------------------------------------------------------------------ sockets
 
@@ -143,7 +136,7 @@ class Fanout:
         once and spliced in: the update's cost stays flat as a game goes on. ``shared``: the
         events' wire dicts that are the same for every viewer (None where they differ).
         """
-        view_of = player_view(state, viewer)
+        view = player_view(state, viewer)
         legal = None if playing else LegalActions()
         wire = [
             {
@@ -157,20 +150,11 @@ class Fanout:
             "v": m.PROTOCOL_VERSION,
             "from_version": from_version,
             "events": wire,
-            "view": (view := view_dict(view_of, with_rounds=False, legal=legal)),
+            "view": view_dict(view, with_rounds=False, legal=legal),
             "reset": reset,
         }
-        rounds = self._rounds_json(state)
-        fragment = self._rounds_fragment
-        if fragment is not None and fragment[0] is rounds:
-            # Spliced in by orjson itself: one copy fewer than replacing it in the text.
-            view["rounds"] = fragment[1]
-            try:
-                return orjson.dumps(update).decode()
-            except (TypeError, UnicodeDecodeError):  # what to_json's fallback handles
-                view["rounds"] = []
         text = to_json(update)
-        return text.replace('"rounds":[]', '"rounds":' + rounds, 1)
+        return text.replace('"rounds":[]', '"rounds":' + self._rounds_json(state), 1)
 
     def reset_rounds(self) -> None:
         self._round_texts.clear()
@@ -183,12 +167,7 @@ class Fanout:
         if len(cache) < len(rounds) or self._rounds_text[0] != len(cache):
             for scored in rounds[len(cache) :]:
                 cache.append(to_json(round_dict(scored)))
-            text = "[" + ",".join(cache) + "]"
-            self._rounds_text = (len(cache), text)
-            self._rounds_fragment = None  # a lone surrogate in a clue: the text path
-            if _FRAGMENT is not None:  # an orjson with Fragment (pyproject asks only >=3.9)
-                with contextlib.suppress(UnicodeEncodeError):
-                    self._rounds_fragment = (text, _FRAGMENT(text.encode()))
+            self._rounds_text = (len(cache), "[" + ",".join(cache) + "]")
         return self._rounds_text[1]
 
 
