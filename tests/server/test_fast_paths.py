@@ -25,6 +25,7 @@ from dixit.protocol.convert import (
 from dixit.protocol.parse import _parse
 from dixit.server.config import Limits
 from dixit.server.connection import Connection
+from dixit.server.fanout import room_head, you_json
 
 
 def _slow_parse(text: str) -> m.ClientModel:
@@ -126,6 +127,43 @@ def test_ack_and_json_text_match_the_models() -> None:
         assert ack_json(cid, version, duplicate) == model.model_dump_json()
     for value in [{"a": "ü ✨ \u2028 \x01"}, {"clue": "\ud800"}, {"n": 10**30}, [None, True, 1]]:
         assert to_json(value) == json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def test_room_update_text_matches_the_model() -> None:
+    seat = m.Seat(
+        id="s-ü1",
+        name='Zoë "the fox" ✨',
+        colour="red",
+        is_host=True,
+        is_bot=False,
+        bot_kind=None,
+        bot_level=None,
+        connected=True,
+        left=False,
+        autoplay=False,
+    )
+    room = m.RoomState(
+        code="ABCD",
+        status="lobby",
+        game_number=1,
+        host="s-ü1",
+        seats=[seat],
+        spectators=2,
+        settings=m.RoomSettings(),
+        deadline=None,
+        version=0,
+        bots_can_read=True,
+    )
+    for viewer, host in [(None, "s-ü1"), ("s-ü1", "s-ü1"), ("s2", "s-ü1"), ("s2", None)]:
+        model = m.RoomUpdate(
+            room=room,
+            you=m.You(
+                role="player" if viewer else "spectator",
+                seat=viewer,
+                is_host=viewer is not None and viewer == host,
+            ),
+        )
+        assert room_head(room) + you_json(viewer, host) + "}" == model.model_dump_json()
 
 
 def test_shared_events_are_what_every_viewer_would_get() -> None:

@@ -64,9 +64,19 @@ class Fanout:
             conn.send(text)
 
     def send_room(self, room: m.RoomState, host: str | None, skip: int | None = None) -> None:
+        """``RoomUpdate(room=room, you=…)`` to every socket but ``skip``: the room's JSON is
+        made once and only ``you`` per seat (this follows every reveal and every join)."""
+        head = ""
+        texts: dict[str | None, str] = {}
         for conn in list(self.conns.values()):
-            if conn.id != skip:
-                conn.send(m.RoomUpdate(room=room, you=you(conn, host)))
+            if conn.id == skip:
+                continue
+            text = texts.get(conn.seat)
+            if text is None:
+                if not head:
+                    head = room_head(room)
+                text = texts[conn.seat] = head + you_json(conn.seat, host) + "}"
+            conn.send(text)
 
     def send_game(
         self, state: GameState, playing: bool, from_version: int, events: Sequence[Event]
@@ -159,6 +169,27 @@ class Fanout:
                 cache.append(to_json(round_dict(scored)))
             self._rounds_text = (len(cache), "[" + ",".join(cache) + "]")
         return self._rounds_text[1]
+
+
+_ROOM_HEAD = '{"type":"room","v":' + str(m.PROTOCOL_VERSION) + ',"room":'
+
+
+def room_head(room: m.RoomState) -> str:
+    """A ``RoomUpdate``'s JSON up to its ``you``: ``room_head(r) + you_json(…) + "}"`` is
+    ``RoomUpdate(room=r, you=…).model_dump_json()``."""
+    return _ROOM_HEAD + room.model_dump_json() + ',"you":'
+
+
+def you_json(seat: str | None, host: str | None) -> str:
+    """``You(…).model_dump_json()`` for a socket of ``seat`` (None: a spectator), without
+    building the model."""
+    return to_json(
+        {
+            "role": "player" if seat else "spectator",
+            "seat": seat,
+            "is_host": seat is not None and seat == host,
+        }
+    )
 
 
 def you(conn: Connection, host: str | None) -> m.You:
