@@ -22,27 +22,6 @@ from .services import OwnPostgres, OwnRedis, server_harness
 from .test_health import _until_ready
 
 h = server_harness()
-# Moves made from a view that another process's change has overtaken.
-STALE = {"action/wrong_phase", "action/not_your_turn", "server/conflict"}
-
-
-async def _play(clients: list[Any], rng: random.Random, steps: int, acked: set[str]) -> bool:
-    """Up to ``steps`` rounds of random legal moves; True once every client sees the end."""
-    for _ in range(steps):
-        if all(c.view is not None and c.view["phase"] == "over" for c in clients):
-            return True
-        for client in clients:
-            move = client.legal_move(rng)
-            if move is None:
-                continue
-            answer = await client.command(move.pop("type"), **move)
-            if answer["type"] == "ack":
-                if not answer["duplicate"]:
-                    acked.add(f"{client.seat}/{answer['id']}")
-            else:
-                assert answer["code"] in STALE, answer
-        await asyncio.gather(*(c.drain(0.05) for c in clients))
-    return all(c.view is not None and c.view["phase"] == "over" for c in clients)
 
 
 def test_a_split_game_finishes_through_redis_and_postgresql_restarts(
@@ -65,15 +44,15 @@ def test_a_split_game_finishes_through_redis_and_postgresql_restarts(
         await players[0].drain(0.3)
         assert (await players[0].command("start_game"))["type"] == "ack"
         await asyncio.gather(*(c.drain(0.3) for c in players))
-        assert not await _play(players, rng, 3, acked)
+        assert not await h.play_rounds(players, rng, 3, acked)
 
         own_redis.stop()
-        await _play(players, rng, 3, acked)  # A and B no longer hear each other
+        await h.play_rounds(players, rng, 3, acked)  # A and B no longer hear each other
         own_redis.start()
         for server in (a, b):
             await asyncio.to_thread(_until_ready, server.base, True)
         await asyncio.gather(*(c.drain(0.5) for c in players))
-        assert not await _play(players, rng, 2, acked)
+        assert not await h.play_rounds(players, rng, 2, acked)
 
         own_postgres.stop()
         for server in (a, b):
@@ -82,7 +61,7 @@ def test_a_split_game_finishes_through_redis_and_postgresql_restarts(
         for server in (a, b):
             await asyncio.to_thread(_until_ready, server.base, True)
         deadline = time.monotonic() + 120
-        while not await _play(players, rng, 20, acked):
+        while not await h.play_rounds(players, rng, 20, acked):
             assert time.monotonic() < deadline, "the game did not finish"
         for client in players:
             await client.close()

@@ -14,7 +14,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,9 @@ from websockets.exceptions import ConnectionClosed
 
 Message = dict[str, Any]
 TIMEOUT = 15.0
+PG_URL = os.environ.get("DIXIT_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
+# Moves made from a view that a change on another process has overtaken.
+STALE = {"action/wrong_phase", "action/not_your_turn", "server/conflict"}
 
 
 def free_port() -> int:
@@ -260,3 +263,47 @@ async def play_until_over(clients: list[Client], rng: random.Random, max_steps: 
         else:
             await asyncio.gather(*(c.drain(0.01) for c in clients))
     raise AssertionError("the game did not finish")
+
+
+async def play_rounds(
+    clients: list[Client], rng: random.Random, rounds: int, acked: set[str]
+) -> bool:
+    """Up to ``rounds`` rounds of random legal moves from each client's own view, the ids of
+    new acknowledged commands added to ``acked`` (``seat/id``); True once every client sees
+    the end. Only a move a change elsewhere overtook (:data:`STALE`) may be refused."""
+    for _ in range(rounds):
+        if all(c.view is not None and c.view["phase"] == "over" for c in clients):
+            return True
+        for client in clients:
+            move = client.legal_move(rng)
+            if move is None:
+                continue
+            answer = await client.command(move.pop("type"), **move)
+            if answer["type"] == "ack":
+                if not answer["duplicate"]:
+                    acked.add(f"{client.seat}/{answer['id']}")
+            else:
+                assert answer["code"] in STALE, answer
+        await asyncio.gather(*(c.drain(0.05) for c in clients))
+    return all(c.view is not None and c.view["phase"] == "over" for c in clients)
+
+
+@contextlib.contextmanager
+def postgres_schema() -> Iterator[str]:
+    """The URL of a fresh PostgreSQL schema on :data:`PG_URL`, dropped afterwards (the test
+    is skipped, with the reason, when PostgreSQL is not reachable)."""
+    import pytest
+
+    try:
+        import psycopg
+
+        admin = psycopg.connect(PG_URL, autocommit=True, connect_timeout=2)
+    except Exception as error:
+        pytest.skip(f"PostgreSQL not reachable at {PG_URL}: {error}".splitlines()[0])
+    schema = f"dixit_test_{os.urandom(5).hex()}"
+    admin.execute(f"CREATE SCHEMA {schema}")
+    try:
+        yield f"{PG_URL}?options=-csearch_path%3D{schema}"
+    finally:
+        admin.execute(f"DROP SCHEMA {schema} CASCADE")
+        admin.close()

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
 import sqlite3
 import uuid
 from collections.abc import AsyncIterator, Iterator
@@ -47,10 +46,9 @@ from dixit.storage import (
     open_store,
 )
 
-from .harness import Client, ServerProcess, create_room, http, join_room
+from .harness import Client, ServerProcess, create_room, http, join_room, postgres_schema
 from .test_pubsub import REDIS_URL, _redis_unreachable
 
-PG_URL = os.environ.get("DIXIT_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 Message = dict[str, Any]
 
 
@@ -61,19 +59,8 @@ def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'shared.sqlite3'}"
         return
-    try:
-        import psycopg
-
-        admin = psycopg.connect(PG_URL, autocommit=True, connect_timeout=2)
-    except Exception as error:
-        pytest.skip(f"PostgreSQL not reachable at {PG_URL}: {error}".splitlines()[0])
-    schema = f"dixit_test_{uuid.uuid4().hex[:10]}"
-    admin.execute(f"CREATE SCHEMA {schema}")
-    try:
-        yield f"{PG_URL}?options=-csearch_path%3D{schema}"
-    finally:
-        admin.execute(f"DROP SCHEMA {schema} CASCADE")
-        admin.close()
+    with postgres_schema() as url:
+        yield url
 
 
 @pytest.fixture(params=["apart", "redis"])

@@ -4,9 +4,7 @@ different processes play one game together. Skipped, with the reason, without th
 from __future__ import annotations
 
 import asyncio
-import os
 import random
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,32 +14,25 @@ from dixit.engine import GameState, replay
 from dixit.engine.serialize import event_from_json
 from dixit.storage import open_store
 
-from .harness import Client, ServerProcess, create_room, join_room, play_until_over
+from .harness import (
+    Client,
+    ServerProcess,
+    create_room,
+    join_room,
+    play_until_over,
+    postgres_schema,
+)
 from .test_pubsub import REDIS_URL, _redis_unreachable
-
-PG_URL = os.environ.get("DIXIT_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 
 
 @pytest.fixture
 def schema_url() -> Iterator[str]:
     """A fresh PostgreSQL schema for this test (dropped afterwards)."""
-    try:
-        import psycopg
-
-        admin = psycopg.connect(PG_URL, autocommit=True, connect_timeout=2)
-    except Exception as error:
-        pytest.skip(f"PostgreSQL not reachable at {PG_URL}: {error}".splitlines()[0])
     reason = _redis_unreachable()
     if reason:
-        admin.close()
         pytest.skip(reason)
-    schema = f"dixit_test_{uuid.uuid4().hex[:10]}"
-    admin.execute(f"CREATE SCHEMA {schema}")
-    try:
-        yield f"{PG_URL}?options=-csearch_path%3D{schema}"
-    finally:
-        admin.execute(f"DROP SCHEMA {schema} CASCADE")
-        admin.close()
+    with postgres_schema() as url:
+        yield url
 
 
 def test_two_processes_one_game(schema_url: str, tmp_path: Path) -> None:

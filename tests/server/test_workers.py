@@ -15,7 +15,6 @@ import subprocess
 import sys
 import time
 import urllib.request
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,13 +26,17 @@ from dixit.engine import replay
 from dixit.engine.serialize import event_from_json
 from dixit.storage import open_store
 
-from .harness import Client, ServerProcess, create_room, free_port, join_room
+from .harness import (
+    Client,
+    ServerProcess,
+    create_room,
+    free_port,
+    join_room,
+    play_rounds,
+    postgres_schema,
+)
 from .test_pubsub import REDIS_URL, _redis_unreachable
 
-PG_URL = os.environ.get("DIXIT_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
-
-# Moves made from a view that a change on the other worker has overtaken.
-STALE = {"action/wrong_phase", "action/not_your_turn", "server/conflict"}
 NAMES = ("Ann", "Bo", "Cy", "Di", "Ed")
 
 
@@ -72,25 +75,6 @@ async def _connect_spread(clients: list[Client]) -> None:
         await clients[-1].close()
         assert (await clients[-1].connect(since=clients[-1].version))["type"] == "welcome"
     raise AssertionError("every socket landed on one worker")
-
-
-async def _play(clients: list[Client], rng: random.Random, rounds: int, acked: set[str]) -> bool:
-    """Up to ``rounds`` rounds of random legal moves; True once every client sees the end."""
-    for _ in range(rounds):
-        if all(c.view is not None and c.view["phase"] == "over" for c in clients):
-            return True
-        for client in clients:
-            move = client.legal_move(rng)
-            if move is None:
-                continue
-            answer = await client.command(move.pop("type"), **move)
-            if answer["type"] == "ack":
-                if not answer["duplicate"]:
-                    acked.add(f"{client.seat}/{answer['id']}")
-            else:
-                assert answer["code"] in STALE, answer
-        await asyncio.gather(*(c.drain(0.05) for c in clients))
-    return all(c.view is not None and c.view["phase"] == "over" for c in clients)
 
 
 def _updates_chain(client: Client) -> int:
@@ -140,19 +124,8 @@ def shared(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str
     if store == "sqlite":
         yield f"sqlite:///{tmp_path / 'dixit.sqlite3'}", extra
         return
-    try:
-        import psycopg
-
-        admin = psycopg.connect(PG_URL, autocommit=True, connect_timeout=2)
-    except Exception as error:
-        pytest.skip(f"PostgreSQL not reachable at {PG_URL}: {error}".splitlines()[0])
-    schema = f"dixit_test_{uuid.uuid4().hex[:10]}"
-    admin.execute(f"CREATE SCHEMA {schema}")
-    try:
-        yield f"{PG_URL}?options=-csearch_path%3D{schema}", extra
-    finally:
-        admin.execute(f"DROP SCHEMA {schema} CASCADE")
-        admin.close()
+    with postgres_schema() as url:
+        yield url, extra
 
 
 def test_two_workers_share_a_game_and_survive_a_worker_kill(
@@ -176,7 +149,7 @@ def test_two_workers_share_a_game_and_survive_a_worker_kill(
                 assert client.room is not None and len(client.room["seats"]) == len(NAMES)
             assert (await players[0].command("start_game"))["type"] == "ack"
             await asyncio.gather(*(c.drain(0.3) for c in players))
-            assert not await _play(players, rng, 4, acked)
+            assert not await play_rounds(players, rng, 4, acked)
 
             # SIGKILL the worker holding the first player's socket.
             index, pid = _socket_worker(players[0]).split(":")
@@ -199,7 +172,7 @@ def test_two_workers_share_a_game_and_survive_a_worker_kill(
                     welcome = await client.connect(since=client.version)
                     assert welcome["type"] == "welcome", welcome
             await asyncio.gather(*(c.drain(0.3) for c in players))
-            assert await _play(players, rng, 200, acked), "the game did not finish"
+            assert await play_rounds(players, rng, 200, acked), "the game did not finish"
             await asyncio.gather(*(c.drain(0.3) for c in players))
             for client in players:
                 await client.close()
