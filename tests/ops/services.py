@@ -161,15 +161,20 @@ class OwnRedis:
         wait_port(self.port, up=False)
 
 
-def server_harness() -> Any:
-    """tests/server/harness.py (real ``dixit serve`` processes and socket clients), loaded by
-    path: test packages are not importable from one another in pytest's importlib mode."""
-    name = "dixit_tests_server_harness"
+def server_module(stem: str) -> Any:
+    """tests/server/STEM.py, loaded by path: test packages are not importable from one another
+    in pytest's importlib mode."""
+    name = f"dixit_tests_server_{stem}"
     if name not in sys.modules:
-        path = Path(__file__).resolve().parents[1] / "server" / "harness.py"
+        path = Path(__file__).resolve().parents[1] / "server" / f"{stem}.py"
         spec = importlib.util.spec_from_file_location(name, path)
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module
         spec.loader.exec_module(module)
     return sys.modules[name]
+
+
+def server_harness() -> Any:
+    """tests/server/harness.py: real ``dixit serve`` processes and socket clients."""
+    return server_module("harness")

@@ -6,30 +6,13 @@ socket exactly once."""
 from __future__ import annotations
 
 import asyncio
-import importlib.util
-import sys
 from pathlib import Path
-from typing import Any
 
 from dixit.protocol import messages as m
 
-from .services import OwnRedis
+from .services import OwnRedis, server_module
 
-
-def _hubs() -> Any:
-    """tests/server/hubs.py, loaded by path (test packages do not import one another)."""
-    name = "dixit_tests_server_hubs"
-    if name not in sys.modules:
-        path = Path(__file__).resolve().parents[1] / "server" / "hubs.py"
-        spec = importlib.util.spec_from_file_location(name, path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-h = _hubs()
+h = server_module("hubs")
 
 
 def test_after_a_redis_restart_rooms_resync_presence_returns_and_notices_flow(
