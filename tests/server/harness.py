@@ -23,7 +23,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 Message = dict[str, Any]
-TIMEOUT = 15.0
+TIMEOUT = 30.0  # per answer; generous: a loaded CI machine is slow, a hang still fails
 PG_URL = os.environ.get("DIXIT_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 # Moves made from a view that a change on another process has overtaken.
 STALE = {"action/wrong_phase", "action/not_your_turn", "server/conflict"}
