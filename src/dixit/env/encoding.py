@@ -441,6 +441,11 @@ class LiveObservations:
     def observation(self, state: GameState, agent: PlayerId) -> IntArray:
         """What ``Encoder.encode(player_view(state, agent))`` gives, as a fresh array."""
         me = self.row[agent]
+        self._write_turn(state, me)
+        return self.arrays[me].copy()
+
+    def _write_turn(self, state: GameState, me: int) -> None:
+        """Write this turn's parts into ``me``'s row (made once per viewer and turn)."""
         parts = self.current[1]
         mine = parts[me]
         if mine is None:
@@ -448,7 +453,6 @@ class LiveObservations:
         view = self.views[me]
         view[: self.counts0] = mine[0]
         view[self.acted0 : self.head] = mine[1]
-        return self.arrays[me].copy()
 
     def _turn_parts(self, state: GameState, me: int) -> tuple[memoryview, memoryview]:
         """Phase and storyteller seat; has-acted and waited-on flags, seen from ``me``."""
@@ -526,13 +530,7 @@ class LiveObservations:
         """``{"observation": observation(state, agent), "action_mask": mask(state, agent)}``,
         in one call (the environment's ``observe`` and ``last`` run once a step)."""
         me = self.row[agent]
-        parts = self.current[1]
-        mine = parts[me]
-        if mine is None:
-            mine = parts[me] = self._turn_parts(state, me)
-        view = self.views[me]
-        view[: self.counts0] = mine[0]
-        view[self.acted0 : self.head] = mine[1]
+        self._write_turn(state, me)
         version, who, key = self.mask_keys
         if version != state.version or who != me:
             key = self._new_mask_key(state, agent)
