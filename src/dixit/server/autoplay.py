@@ -27,7 +27,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-import random
 import time
 import weakref
 from collections.abc import Awaitable, Callable, Collection, Sequence
@@ -53,6 +52,7 @@ from . import lobby
 from .driver import BACKOFF
 from .records import DeadlineRecord, RevealRecord, RoomRecordData, SeatRecord
 from .roomview import bot_level
+from .seeding import room_random
 from .shelf import Shelf
 
 if TYPE_CHECKING:
@@ -213,7 +213,7 @@ class Autoplay:
             bot = self._bots.get((seat.id, level))
             if bot is None:
                 book = await self.shelf.book_for_game()
-                rng = random.Random(f"{room.data.seed}:{room.data.game_number}:{seat.id}")
+                rng = room_random(room.data.seed, room.data.game_number, 0, seat.id)
                 bot = make_bot(level, rng=rng, lang=room.settings.language, book=book)
                 self._bots[(seat.id, level)] = bot
             command: Command | None = await asyncio.to_thread(bot.act, view)
@@ -221,7 +221,7 @@ class Autoplay:
                 return command
         except Exception:  # a computer player's fault must not stop the game
             log.exception("room %s: the %s player for %s failed", room.code, level, seat.id)
-        rng = random.Random(f"{room.data.seed}:{room.data.game_number}:{state.version}:{seat.id}")
+        rng = room_random(room.data.seed, room.data.game_number, state.version, seat.id)
         return RandomBot(rng).act(view)
 
     # ------------------------------------------------------------------ pace
@@ -250,7 +250,7 @@ class Autoplay:
             due = self._due.get(key)
             if due is None:
                 low, high = PACE.get(state.phase, (1.0, 2.0))
-                rng = random.Random(f"{room.data.seed}:{room.data.game_number}:{key}")
+                rng = room_random(room.data.seed, room.data.game_number, 0, *key)
                 due = self._due[key] = now + rng.uniform(low, high) * self.scale
             due = max(due, opened)
             if best is None or due < best[0]:
@@ -289,7 +289,7 @@ class Autoplay:
         if command is None:
             return True
         await self._play(seat.id, command, f"bot:{seat.id}")
-        gap = random.Random(f"{room.data.seed}:{room.version}:gap").uniform(*GAP)
+        gap = room_random(room.data.seed, room.data.game_number, room.version, "gap").uniform(*GAP)
         self._next_after = time.monotonic() + gap * self.scale
         return True
 
@@ -305,7 +305,7 @@ class Autoplay:
             state = room.state
             if state is None:
                 return False
-            rng = random.Random(f"{room.data.seed}:{state.version}:{seat_id}:fallback")
+            rng = room_random(room.data.seed, room.data.game_number, state.version, seat_id)
             fallback = RandomBot(rng).act(player_view(state, seat_id))
             if fallback is None:
                 return False
@@ -388,7 +388,7 @@ class Autoplay:
             return True
         late = list(waiting_for(state))
         if state.phase is Phase.CLUE and state.storyteller is None:
-            rng = random.Random(f"{room.data.seed}:{room.data.game_number}:{state.version}:t")
+            rng = room_random(room.data.seed, room.data.game_number, state.version, "timer")
             late = [rng.choice(state.players)]
         for seat_id in late:
             if not await self._play_late(deadline, seat_id):

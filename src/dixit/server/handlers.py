@@ -10,7 +10,6 @@ process, is then acknowledged as a duplicate, never applied twice. A handler com
 
 from __future__ import annotations
 
-import random
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +24,7 @@ from .cards import UnknownDeck
 from .errors import ServerError
 from .records import SeatRecord
 from .rules import rules_from_settings
+from .seeding import room_random
 
 if TYPE_CHECKING:
     from .room import Room
@@ -92,7 +92,7 @@ async def start(room: Room, host: SeatRecord, msg: m.StartGame, command_id: str)
     if room.settings.first_storyteller == "host":
         first = host.id
     elif room.settings.first_storyteller == "random":
-        first = random.Random(f"{room.data.seed}:{room.data.game_number}:first").choice(players)
+        first = room_random(room.data.seed, room.data.game_number, 0, "first").choice(players)
     command = StartGame(players=players, deck=tuple(deck), rules=rules, first_storyteller=first)
     room.autoplay.new_game()
     return await room.apply(command, command_id, host.id, {"status": "playing"})

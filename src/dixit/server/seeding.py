@@ -11,6 +11,7 @@ a number is first drawn: the same numbers as ``random.Random(seed)``, paid for o
 from __future__ import annotations
 
 import random
+import zlib
 from typing import Any
 
 _MASK32 = (1 << 32) - 1
@@ -20,6 +21,16 @@ def command_seed(room_seed: int, game_number: int, version: int) -> int:
     """One integer per (room seed, game, version): distinct for distinct triples while game
     numbers and versions stay below 2**32 (they do by far)."""
     return (room_seed << 64) | ((game_number & _MASK32) << 32) | (version & _MASK32)
+
+
+def room_random(room_seed: int, game_number: int, version: int, *salt: object) -> random.Random:
+    """A generator for one of the server's own decisions (a computer player's pace or
+    fallback move, who the timer plays for), the same on every process: :func:`command_seed`
+    with a CRC of ``salt`` (strings and integers) appended — no text seed to hash."""
+    seed = command_seed(room_seed, game_number, version)
+    if salt:
+        seed = (seed << 32) | zlib.crc32(repr(salt).encode())
+    return random.Random(seed)
 
 
 class DeferredRandom(random.Random):
