@@ -5,7 +5,7 @@
     .venv/bin/python bench/faults.py postgres   # first write after a PostgreSQL restart
     .venv/bin/python bench/faults.py sqlite     # writes and the event loop while a lock is held
     .venv/bin/python bench/faults.py health     # /api/health while an outside writer holds it
-    .venv/bin/python bench/faults.py probes     # what /metrics costs per send and store call
+    .venv/bin/python bench/faults.py probes     # what /metrics costs per store call
     .venv/bin/python bench/faults.py ready      # /api/health/ready with each dependency down
 
 PostgreSQL and Redis are servers of the bench's own (tests/ops/services.py), on free ports.
@@ -335,33 +335,12 @@ def _ready(calls: int = 30) -> dict[str, Any]:
 
 
 async def _probes(n: int = 200_000) -> dict[str, Any]:
-    """Per-call cost of the socket probe and the timed store, against the bare calls."""
-    from dixit.ops.observe import ServerMetrics, SocketProbe, TimedStore
+    """Per-call cost of the timed store against the bare store. (Room sockets time commands
+    themselves: a perf_counter read per command and per answer, see dixit.server.websocket.)"""
+    from dixit.ops.observe import ServerMetrics, TimedStore
     from dixit.storage import MemoryEventStore
 
-    update = {"type": "websocket.send", "text": '{"type":"game","v":1}'}
-    ack = {"type": "websocket.send", "text": '{"type":"ack","v":1}'}
     took: dict[str, float] = {}
-
-    async def sink(message: Any) -> None:
-        return None
-
-    async def arrive() -> Any:
-        return {"type": "websocket.receive", "text": "{}"}
-
-    def app(key: str) -> Any:
-        async def serve(scope: Any, receive: Any, send: Any) -> None:
-            started = time.perf_counter()
-            for _ in range(n // 5):  # a command: 4 updates, then its ack
-                await receive()
-                for message in (update, update, update, update, ack):
-                    await send(message)
-            took[key] = (time.perf_counter() - started) / n
-
-        return serve
-
-    await app("bare")({"type": "websocket"}, arrive, sink)
-    await SocketProbe(app("probed"), ServerMetrics())({"type": "websocket"}, arrive, sink)
     store = MemoryEventStore()
     for key, target in (("store bare", store), ("store timed", TimedStore(store, ServerMetrics()))):
         started = time.perf_counter()
@@ -369,7 +348,6 @@ async def _probes(n: int = 200_000) -> dict[str, Any]:
             await target.load_room("X")
         took[key] = (time.perf_counter() - started) / (n // 4)
     print(
-        f"a send: {took['bare'] * 1e6:.2f} µs bare, {took['probed'] * 1e6:.2f} µs probed; "
         f"a store call: {took['store bare'] * 1e6:.2f} µs bare, "
         f"{took['store timed'] * 1e6:.2f} µs timed"
     )

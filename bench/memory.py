@@ -32,9 +32,7 @@ import time
 import tracemalloc
 from collections import Counter
 from pathlib import Path
-from typing import Any, cast
-
-from starlette.websockets import WebSocket
+from typing import Any
 
 from dixit.engine import legal_actions
 from dixit.protocol import messages as m
@@ -51,10 +49,10 @@ from dixit.storage import SQLiteEventStore
 class QuietSocket:
     """What a Connection needs of a WebSocket; every send completes at once."""
 
-    async def send_text(self, text: str) -> None:
-        return None
+    def send_text(self, text: str) -> bool:
+        return True
 
-    async def close(self) -> None:
+    def close(self) -> None:
         return None
 
 
@@ -90,7 +88,7 @@ async def seat_game(hub: Hub, players: int) -> tuple[Room, list[Connection]]:
     ]
     conns = []
     for ticket in tickets:
-        conn = Connection(cast(WebSocket, QuietSocket()), hub.services.config.limits)
+        conn = Connection(QuietSocket(), hub.services.config.limits)
         who = room.authenticate(ticket.token)
         assert who is not None
         conn.role, conn.seat = who

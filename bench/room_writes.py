@@ -36,10 +36,10 @@ from dixit.storage import EventStore, MemoryEventStore, open_store
 
 
 class _Socket:
-    async def send_text(self, text: str) -> None:
-        return None
+    def send_text(self, text: str) -> bool:
+        return True
 
-    async def close(self) -> None:
+    def close(self) -> None:
         return None
 
 
@@ -80,7 +80,7 @@ async def lobby(commands: int, tmp: Path) -> float:
     await store.open()
     hub = _hub(store, tmp)
     room, ticket = await hub.create(m.CreateRoomRequest(name="Ann"))
-    conn = Connection(_Socket(), Limits())  # type: ignore[arg-type]
+    conn = Connection(_Socket(), Limits())
     conn.role, conn.seat, conn.token_hash = "player", ticket.seat, token_hash(ticket.token)
     texts = [
         json.dumps({"type": "set_profile", "id": f"n{i}", "name": f"Ann {i}"})

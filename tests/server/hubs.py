@@ -62,10 +62,13 @@ class Wire:
         self.texts: list[str] = []
         self.closed = False
 
-    async def send_text(self, text: str) -> None:
+    def send_text(self, text: str) -> bool:
+        if self.closed:
+            return False
         self.texts.append(text)
+        return True
 
-    async def close(self) -> None:
+    def close(self) -> None:
         self.closed = True
 
 
@@ -110,7 +113,7 @@ class Proc:
     async def connect(self, code: str, token: str) -> Socket:
         room = await self.room(code)
         wire = Wire()
-        conn = Connection(wire, self.hub.services.config.limits)  # type: ignore[arg-type]
+        conn = Connection(wire, self.hub.services.config.limits)
         who = room.authenticate(token)
         assert who is not None
         conn.role, conn.seat = who

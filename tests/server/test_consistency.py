@@ -81,10 +81,11 @@ class Socket:
     def __init__(self) -> None:
         self.sent: list[Message] = []
 
-    async def send_text(self, text: str) -> None:
+    def send_text(self, text: str) -> bool:
         self.sent.append(json.loads(text))
+        return True
 
-    async def close(self) -> None:
+    def close(self) -> None:
         return None
 
 
@@ -95,7 +96,7 @@ class Player:
         self.room = room
         self.ticket = ticket
         self.socket = Socket()
-        self.conn = Connection(self.socket, Limits())  # type: ignore[arg-type]
+        self.conn = Connection(self.socket, Limits())
         self._ids = 0
 
     async def attach(self) -> Player:

@@ -4,7 +4,6 @@ stay in order when the WebSocket layer suspends."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
 from typing import Any
@@ -23,8 +22,6 @@ from dixit.protocol.convert import (
     to_json,
 )
 from dixit.protocol.parse import _parse
-from dixit.server.config import Limits
-from dixit.server.connection import Connection
 from dixit.server.fanout import room_head, you_json
 
 
@@ -185,53 +182,3 @@ def test_shared_events_are_what_every_viewer_would_get() -> None:
             assert round_dict(scored) == model.model_dump(mode="json")
             assert to_json(round_dict(scored)) == model.model_dump_json()
     assert state.phase.value == "over"
-
-
-class _FakeSocket:
-    """Every third send suspends for a moment, as a WebSocket layer waiting to drain would."""
-
-    def __init__(self) -> None:
-        self.sent: list[str] = []
-        self.calls = 0
-        self.closed = False
-
-    async def send_text(self, text: str) -> None:
-        self.calls += 1
-        if self.calls % 3 == 0:
-            await asyncio.sleep(0.001)
-        self.sent.append(text)
-
-    async def close(self) -> None:
-        self.closed = True
-
-
-def test_sends_stay_in_order_when_some_suspend() -> None:
-    async def main() -> tuple[_FakeSocket, bool]:
-        ws = _FakeSocket()
-        conn = Connection(ws, Limits())  # type: ignore[arg-type]
-        for i in range(100):
-            conn.send(str(i))
-            if i % 10 == 0:
-                await asyncio.sleep(0.002)
-        conn.close()
-        conn.send("after close")
-        await conn.wait_closed()
-        return ws, conn.closed
-
-    ws, closed = asyncio.run(main())
-    assert ws.sent == [str(i) for i in range(100)]
-    assert ws.closed and closed
-
-
-def test_a_client_that_cannot_keep_up_is_disconnected() -> None:
-    async def main() -> _FakeSocket:
-        ws = _FakeSocket()
-        conn = Connection(ws, Limits(send_queue=5))  # type: ignore[arg-type]
-        for i in range(50):
-            conn.send(str(i))
-        assert conn.closed
-        await conn.wait_closed()
-        return ws
-
-    ws = asyncio.run(main())
-    assert ws.closed and len(ws.sent) < 10

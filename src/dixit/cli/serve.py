@@ -98,6 +98,7 @@ def run(args: argparse.Namespace) -> int:
 
     from dixit.ops.logs import log_config
     from dixit.server import Limits, ServerConfig, create_app
+    from dixit.server.websocket import RoomSocket
     from dixit.storage import default_data_dir
 
     if args.data_dir is not None:
@@ -146,6 +147,7 @@ def run(args: argparse.Namespace) -> int:
         port=args.port,
         log_level=args.log_level,
         log_config=log_config(args.log_format, args.log_level),
+        ws=RoomSocket,
         ws_max_size=64 * 1024,
         ws_per_message_deflate=args.ws_compression,
         ws_ping_interval=20,

@@ -1,6 +1,6 @@
-"""What a server process reports on ``/metrics``, and the two probes that feed it without
-touching the room code: an ASGI wrapper that times every WebSocket command from its arrival
-to its answer (``ack`` or ``error``), and a store wrapper that times every store call."""
+"""What a server process reports on ``/metrics``, and a store wrapper that times every store
+call without touching the room code. Room sockets count themselves and time each command
+from its arrival to its answer (``ack`` or ``error``): :mod:`dixit.server.websocket`."""
 
 from __future__ import annotations
 
@@ -18,7 +18,6 @@ from .metrics import (
 
 S = TypeVar("S")
 ASGIApp = Callable[[Any, Any, Any], Awaitable[None]]
-ANSWERS = ('{"type":"ack"', '{"type":"error"')
 
 
 class ServerMetrics:
@@ -49,52 +48,6 @@ class ServerMetrics:
 
     def render(self) -> str:
         return self.registry.render()
-
-
-class SocketProbe:
-    """ASGI middleware: count open WebSockets, and time each command from the frame that
-    carried it to the first ``ack``/``error`` sent back on that socket (commands on one socket
-    are handled one after another). Sends that complete at once still complete at once."""
-
-    def __init__(self, app: ASGIApp, metrics: ServerMetrics) -> None:
-        self.app = app
-        self.metrics = metrics
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "websocket":
-            await self.app(scope, receive, send)
-            return
-        metrics = self.metrics
-        arrived = 0.0
-        opened = False
-
-        async def receive_probe() -> Any:
-            nonlocal arrived
-            message = await receive()
-            if message["type"] == "websocket.receive":
-                arrived = time.perf_counter()
-            return message
-
-        async def send_probe(message: Any) -> None:
-            nonlocal arrived, opened
-            kind = message["type"]
-            if kind == "websocket.send":
-                text = message.get("text")
-                if arrived and text is not None and text.startswith(ANSWERS):
-                    answer = (("answer", "ack" if text[9] == "a" else "error"),)
-                    metrics.commands.inc(1.0, answer)
-                    metrics.command_seconds.observe(time.perf_counter() - arrived)
-                    arrived = 0.0
-            elif kind == "websocket.accept":
-                opened = True
-                metrics.sockets += 1
-            await send(message)
-
-        try:
-            await self.app(scope, receive_probe, send_probe)
-        finally:
-            if opened:
-                metrics.sockets -= 1
 
 
 class TimedStore:

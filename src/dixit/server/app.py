@@ -11,9 +11,8 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.responses import Response
-from starlette.types import ASGIApp, Receive, Scope, Send
 
-from dixit.ops.observe import ServerMetrics, SocketProbe, timed_store
+from dixit.ops.observe import ServerMetrics, timed_store
 from dixit.protocol import messages as m
 from dixit.protocol.schema import protocol_schema
 from dixit.pubsub import open_presence, open_pubsub
@@ -29,23 +28,10 @@ from .hub import Hub
 from .public_rooms import add_table_routes
 from .room import Services
 from .static import ClientFiles
-from .ws import RoomSockets, socket_room
+from .websocket import STATE_KEY, SocketServices
+from .ws import room_socket
 
 log = logging.getLogger("dixit.server")
-
-
-class _Server(FastAPI):
-    """FastAPI, but a room's WebSocket goes straight to its handler (:class:`.ws.RoomSockets`,
-    counted and timed by the socket probe): no frame of FastAPI's stack is kept for the life of
-    every socket."""
-
-    room_sockets: ASGIApp | None = None
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if self.room_sockets is not None and socket_room(scope) is not None:
-            await self.room_sockets(scope, receive, send)
-            return
-        await super().__call__(scope, receive, send)
 
 
 def create_app(config: ServerConfig) -> FastAPI:
@@ -53,7 +39,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     metrics = ServerMetrics()
 
     @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Any]]:
         store = open_store(config.database)
         await store.open()
         pubsub = open_pubsub(config.pubsub)
@@ -74,7 +60,9 @@ def create_app(config: ServerConfig) -> FastAPI:
         await hub.start()
         state["hub"] = hub
         try:
-            yield
+            # Room sockets (/ws/{code}) are served by uvicorn's WebSocket protocol class,
+            # :class:`.websocket.RoomSocket`, which finds the hub in the lifespan's state.
+            yield {STATE_KEY: SocketServices(hub, metrics, room_socket)}
         finally:
             metrics.gc.remove()
             rooms = list(hub.rooms.values())
@@ -89,7 +77,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             await pubsub.close()
             await store.close()
 
-    app = _Server(
+    app = FastAPI(
         title="Dixit",
         version=f"protocol {m.PROTOCOL_VERSION}",
         summary="Lobby API of the Dixit game server. Play happens on /ws/{code}: see "
@@ -100,8 +88,6 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     def hub() -> Hub:
         return state["hub"]
-
-    app.room_sockets = SocketProbe(RoomSockets(hub), metrics)
 
     http_errors.install(app)
 

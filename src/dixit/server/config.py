@@ -19,7 +19,7 @@ class Limits:
     max_spectators: int = 32
     messages_per_second: float = 20.0
     message_burst: int = 40
-    send_queue: int = 512
+    send_buffer_bytes: int = 4 * 1024 * 1024  # unsent to a socket: past it, it is dropped
     hello_timeout_s: float = 15.0
     max_upload_bytes: int = 64 * 1024 * 1024
 

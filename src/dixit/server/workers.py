@@ -55,7 +55,7 @@ PRELOAD = [
     "dixit.server.workers",
     "uvicorn",
     "uvicorn.protocols.http.auto",
-    "uvicorn.protocols.websockets.auto",
+    "dixit.server.websocket",
 ]
 HEADER = b"x-dixit-worker"
 BACKOFF_S = (0.1, 5.0)
@@ -290,19 +290,20 @@ def _how(status: int) -> str:
 
 
 class _NameWorker:
-    """ASGI wrapper: an ``x-dixit-worker`` header on HTTP answers and WebSocket handshakes."""
+    """ASGI wrapper: an ``x-dixit-worker`` header on HTTP answers (room sockets add it to their
+    handshake themselves: :meth:`.websocket.RoomSocket.tagged`)."""
 
     def __init__(self, app: Any, name: str) -> None:
         self.app = app
         self.header = (HEADER, name.encode())
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] not in ("http", "websocket"):
+        if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
 
         async def tagged(message: Any) -> None:
-            if message["type"] in ("http.response.start", "websocket.accept"):
+            if message["type"] == "http.response.start":
                 message = dict(message)
                 message["headers"] = [*message.get("headers", ()), self.header]
             await send(message)
@@ -350,6 +351,7 @@ def worker_main(spec: _Spec) -> None:
     import uvicorn
 
     from .app import create_app
+    from .websocket import RoomSocket
 
     name = f"{spec.index}:{os.getpid()}"
     log_config = tagged_log_config(
@@ -366,6 +368,7 @@ def worker_main(spec: _Spec) -> None:
             _NameWorker(create_app(spec.config), name),
             log_level=spec.options.log_level,
             log_config=log_config,
+            ws=RoomSocket.tagged([(HEADER, name.encode())]),
             ws_max_size=64 * 1024,
             ws_per_message_deflate=spec.options.ws_compression,
             ws_ping_interval=20,

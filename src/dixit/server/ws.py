@@ -11,10 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
-
-from starlette.types import Receive, Scope, Send
-from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from dixit.protocol import ProtocolError, parse_client_message
 from dixit.protocol import messages as m
@@ -26,21 +22,9 @@ from .errors import ServerError
 from .hub import Hub
 from .room import Room
 from .tokens import token_hash
+from .websocket import RoomSocket, SocketClosed
 
 log = logging.getLogger("dixit.server")
-
-
-class _Gone(Exception):
-    """The peer closed the socket."""
-
-
-async def _receive(ws: WebSocket) -> str | None:
-    """The next text frame, or None for a binary frame; :class:`_Gone` once closed."""
-    message = await ws.receive()
-    if message["type"] == "websocket.disconnect":
-        raise _Gone
-    text = message.get("text")
-    return text if isinstance(text, str) else None
 
 
 def _read(conn: Connection, text: str | None) -> m.ClientModel | None:
@@ -58,11 +42,11 @@ def _read(conn: Connection, text: str | None) -> m.ClientModel | None:
         return None
 
 
-async def _await_hello(ws: WebSocket, conn: Connection, room: Room, timeout: float) -> bool:
+async def _await_hello(ws: RoomSocket, conn: Connection, room: Room, timeout: float) -> bool:
     """Phase one: until a ``hello`` opens a seat (True), or the socket must close (False)."""
     async with asyncio.timeout(timeout):
         while True:
-            msg = _read(conn, await _receive(ws))
+            msg = _read(conn, await ws.receive())
             if msg is None:
                 continue
             if isinstance(msg, m.Ping):
@@ -88,34 +72,8 @@ async def _await_hello(ws: WebSocket, conn: Connection, room: Room, timeout: flo
             return True
 
 
-def socket_room(scope: Scope) -> str | None:
-    """The room code of a ``/ws/{code}`` WebSocket scope; None for anything else."""
-    if scope["type"] != "websocket":
-        return None
-    path: str = scope["path"]
-    code = path[4:]
-    return code if path.startswith("/ws/") and code and "/" not in code else None
-
-
-class RoomSockets:
-    """ASGI app of ``/ws/{code}``, called by the server before FastAPI's own stack.
-
-    A socket lives for a whole game, and every frame between the server and its handler lives
-    as long: FastAPI's router, its per-request exit stacks, exception and telemetry wrappers
-    came to some 20 KiB and 50 objects a socket (tracemalloc, docs/benchmarks.md). Here a
-    socket costs the WebSocket layer's own objects and the room's."""
-
-    def __init__(self, hub: Callable[[], Hub]) -> None:
-        self.hub = hub
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        code = socket_room(scope)
-        assert code is not None
-        await room_socket(WebSocket(scope, receive, send), self.hub(), code)
-
-
-async def room_socket(ws: WebSocket, hub: Hub, code: str) -> None:
-    await ws.accept()
+async def room_socket(ws: RoomSocket, hub: Hub, code: str) -> None:
+    """Serve one socket of room ``code`` (:class:`.websocket.RoomSocket` runs it)."""
     limits = hub.services.config.limits
     conn = Connection(ws, limits)
     room = None
@@ -131,27 +89,23 @@ async def room_socket(ws: WebSocket, hub: Hub, code: str) -> None:
         if room is not None:
             hub.release(room)
     conn.close()
-    await conn.wait_closed()
 
 
-async def _serve(ws: WebSocket, conn: Connection, room: Room, hello_timeout_s: float) -> None:
+async def _serve(ws: RoomSocket, conn: Connection, room: Room, hello_timeout_s: float) -> None:
     """Phase one, then phase two, on a room the hub keeps loaded meanwhile."""
     attached = False
     try:
         attached = await _await_hello(ws, conn, room, hello_timeout_s)
         while attached and not conn.closed:
-            msg = _read(conn, await _receive(ws))
+            msg = _read(conn, await ws.receive())
             if msg is not None:
                 await room.handle(conn, msg)
                 msg = None  # not kept alive while this socket waits (a game lasts long)
     except TimeoutError:
         conn.send(m.Closed(code=Code.HELLO_TIMEOUT, message="no hello in time"))
-    except (_Gone, WebSocketDisconnect):
-        pass
-    except RuntimeError:  # receive after the socket closed (kicked, replaced)
+    except SocketClosed:
         pass
     finally:
         if attached:
             room.detach(conn)
         conn.close()
-        await conn.wait_closed()
