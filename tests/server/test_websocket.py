@@ -24,8 +24,8 @@ from dixit.ops.observe import ServerMetrics
 from dixit.server.config import Limits
 from dixit.server.websocket import (
     STATE_KEY,
-    Keepalive,
     RoomSocket,
+    Sockets,
     SocketServices,
     negotiate_deflate,
 )
@@ -411,35 +411,62 @@ def test_a_client_that_stops_reading_is_dropped() -> None:
         sock.pause_writing()  # the kernel's buffer is full: the transport buffers
         transport.buffered = 900
         sent.append(sock.send_text("y" * 100))
+        await asyncio.sleep(0)  # written at the end of the loop's turn, in one call
+        assert transport.written[1:] == [(b"\x81d" + b"x" * 100) * 3 + b"\x81d" + b"y" * 100]
         transport.buffered = 1001  # past Limits.send_buffer_bytes
         sent.append(sock.send_text("z" * 100))
+        await asyncio.sleep(0)
         sent.append(sock.send_text("after"))
         return sock, transport, sent
 
     _, transport, sent = asyncio.run(main())
-    assert sent == [True, True, True, True, False, False]
+    assert sent == [True, True, True, True, True, False]  # "z" was taken, then the flush dropped it
     assert transport.aborted
 
 
 def test_keepalive_pings_and_closes_a_silent_peer() -> None:
-    async def main() -> _Transport:
+    async def main() -> None:
         sock, transport = _open_socket()
-        keepalive = Keepalive(interval=20.0, timeout=30.0)
-        keepalive.sockets.add(sock)
         sock.keepalive(100.0, 20.0, 30.0)
+        await asyncio.sleep(0)
         ping = transport.written[-1]
         assert ping[0] == 0x89  # FIN | ping
         sock.keepalive(110.0, 20.0, 30.0)  # still within its time: nothing more
+        await asyncio.sleep(0)
         assert transport.written[-1] is ping
         payload = ping[2:]
         mask = b"\x00\x00\x00\x00"
         sock.data_received(bytes([0x8A, 0x80 | len(payload)]) + mask + payload)  # the pong
         sock.keepalive(125.0, 20.0, 30.0)  # answered: a new ping
+        await asyncio.sleep(0)
         assert transport.written[-1][0] == 0x89 and transport.written[-1] != ping
         sock.keepalive(156.0, 20.0, 30.0)  # unanswered for 31 s: closed with 1011
         close = transport.written[-1]
         assert close[0] == 0x88 and close[2:4] == struct.pack("!H", 1011)
         assert transport.closing
-        return transport
 
     asyncio.run(main())
+
+
+def test_writes_of_one_loop_turn_leave_together() -> None:
+    async def main() -> tuple[_Transport, _Transport]:
+        (one, wire_one), (two, wire_two) = _open_socket(), _open_socket()
+        one.send_text("update")
+        two.send_text("update")
+        one.send_text("ack")
+        assert len(wire_one.written) == len(wire_two.written) == 1  # the handshakes only
+        await asyncio.sleep(0)
+        return wire_one, wire_two
+
+    wire_one, wire_two = asyncio.run(main())
+    assert wire_one.written[1:] == [b"\x81\x06update\x81\x03ack"]
+    assert wire_two.written[1:] == [b"\x81\x06update"]
+
+
+def test_the_open_sockets_are_one_set_per_server() -> None:
+    state: dict[str, Any] = {}
+    services = SocketServices(_Hub(), ServerMetrics(), None)  # type: ignore[arg-type]
+    state[STATE_KEY] = services
+    a = RoomSocket(_Config(), _State(), state)
+    b = RoomSocket(_Config(), _State(), state)
+    assert a.sockets is b.sockets and isinstance(a.sockets, Sockets)

@@ -161,29 +161,47 @@ def negotiate_deflate(offers: Sequence[str]) -> Deflate | None:
     return None
 
 
-class Keepalive:
-    """One task pings every open room socket each ``interval`` seconds; a socket that has not
-    answered a ping within ``timeout`` is closed (1011), as a per-socket timer would."""
+class Sockets:
+    """Every open room socket of a server: their writes leave once per turn of the event loop,
+    and one task pings them all.
+
+    Writes: what a socket is sent while the loop runs callbacks is gathered and written with
+    one system call when they are done. A move sends its mover an update and an ack, a reveal
+    a game and a room update to everyone: one ``send()`` a socket instead of two.
+    Keepalive: each ``interval`` seconds every socket is pinged; one that has not answered
+    within ``timeout`` is closed (1011), as a per-socket timer would."""
 
     def __init__(self, interval: float | None, timeout: float | None) -> None:
         self.interval = interval
         self.timeout = timeout or interval or 0.0
-        self.sockets: set[RoomSocket] = set()
+        self.open: set[RoomSocket] = set()
+        self.unsent: list[RoomSocket] = []  # sockets with writes waiting for :meth:`flush`
         self._task: asyncio.Task[None] | None = None
 
     def add(self, socket: RoomSocket) -> None:
-        self.sockets.add(socket)
+        self.open.add(socket)
         if self._task is None and self.interval:
             self._task = asyncio.get_running_loop().create_task(self._run(self.interval))
 
     def discard(self, socket: RoomSocket) -> None:
-        self.sockets.discard(socket)
+        self.open.discard(socket)
+
+    def queue(self, socket: RoomSocket) -> None:
+        """``socket`` has a first write waiting: flush once the current callbacks are done."""
+        self.unsent.append(socket)
+        if len(self.unsent) == 1:
+            asyncio.get_running_loop().call_soon(self.flush)
+
+    def flush(self) -> None:
+        unsent, self.unsent = self.unsent, []
+        for socket in unsent:
+            socket.flush()
 
     async def _run(self, interval: float) -> None:
         while True:
             await asyncio.sleep(interval / 2)
             now = time.monotonic()
-            for socket in list(self.sockets):
+            for socket in list(self.open):
                 socket.keepalive(now, interval, self.timeout)
 
 
@@ -200,6 +218,7 @@ class RoomSocket(asyncio.Protocol):
         "_head",
         "_inbox",
         "_open",
+        "_out",
         "_part_deflated",
         "_part_op",
         "_part_size",
@@ -211,11 +230,11 @@ class RoomSocket(asyncio.Protocol):
         "_waiter",
         "_writing_paused",
         "config",
-        "keepalive_",
         "max_buffer",
         "max_size",
         "server_state",
         "services",
+        "sockets",
         "transport",
     )
     extra_headers: ClassVar[tuple[tuple[bytes, bytes], ...]] = ()  # added to the handshake
@@ -224,12 +243,13 @@ class RoomSocket(asyncio.Protocol):
         self.config = config
         self.server_state = server_state
         self.services: SocketServices = app_state[STATE_KEY]
-        self.keepalive_: Keepalive = app_state.setdefault(
-            "dixit.keepalive", Keepalive(config.ws_ping_interval, config.ws_ping_timeout)
+        self.sockets: Sockets = app_state.setdefault(
+            "dixit.open_sockets", Sockets(config.ws_ping_interval, config.ws_ping_timeout)
         )
         self.transport: asyncio.Transport | None = None
         self._head = b""  # the handshake request, until it is whole
         self._buffer = b""  # an incomplete frame
+        self._out: list[bytes] | None = None  # frames waiting for the end of this loop turn
         self._open = False  # handshake answered 101
         self._gone = False  # no more frames in or out
         self._close_sent = False
@@ -270,7 +290,7 @@ class RoomSocket(asyncio.Protocol):
         if self._open:
             self._open = False
             self.services.metrics.sockets -= 1
-            self.keepalive_.discard(self)
+            self.sockets.discard(self)
         self._end()
 
     def eof_received(self) -> bool | None:
@@ -290,6 +310,7 @@ class RoomSocket(asyncio.Protocol):
         elif not self._open and self.transport is not None:
             self._reject(503, "Service Unavailable")
         self._end()
+        self.flush()
         if self.transport is not None:
             self.transport.close()
 
@@ -349,7 +370,7 @@ class RoomSocket(asyncio.Protocol):
             self.transport.write(answer + self._default_headers() + b"\r\n")
             self._open = True
             self.services.metrics.sockets += 1
-            self.keepalive_.add(self)
+            self.sockets.add(self)
             self._run(code)
 
     def _reject(self, status: int, reason: str, extra: str = "") -> None:
@@ -505,6 +526,7 @@ class RoomSocket(asyncio.Protocol):
             self._write(frame(FIN | OP_CLOSE, payload[:2]))
             self._close_sent = True
         self._end()
+        self.flush()
         assert self.transport is not None
         self.transport.close()
 
@@ -570,6 +592,7 @@ class RoomSocket(asyncio.Protocol):
             self._write(close_frame(code, reason))
             self._close_sent = True
         self._end()
+        self.flush()
         if self.transport is not None:
             self.transport.close()
 
@@ -587,10 +610,20 @@ class RoomSocket(asyncio.Protocol):
     # ------------------------------------------------------------------ inside
 
     def _write(self, data: bytes) -> None:
+        out = self._out
+        if out is not None:
+            out.append(data)
+        elif self.transport is not None and not self.transport.is_closing():
+            self._out = [data]
+            self.sockets.queue(self)
+
+    def flush(self) -> None:
+        """Write what waits, in one call; drop a peer that has stopped reading."""
+        out, self._out = self._out, None
         transport = self.transport
-        if transport is None or transport.is_closing():
+        if not out or transport is None or transport.is_closing():
             return
-        transport.write(data)
+        transport.write(out[0] if len(out) == 1 else b"".join(out))
         if self._writing_paused and transport.get_write_buffer_size() > self.max_buffer:
             log.info("room socket dropped: the client stopped reading")
             self._end()
