@@ -32,7 +32,17 @@ class Subscription:
     waits and dropped once it is read (an idle ``asyncio.Queue`` kept four deques and an
     event, ~2.5 KiB), and a reader waits on one future."""
 
-    __slots__ = ("_closed", "_items", "_on_close", "_size", "_waiter", "channel", "dropped", "gaps")
+    __slots__ = (
+        "_closed",
+        "_items",
+        "_on_close",
+        "_size",
+        "_waiter",
+        "channel",
+        "dropped",
+        "gaps",
+        "ignored",
+    )
 
     def __init__(
         self, channel: str, on_close: Callable[[Subscription], None], size: int = DEFAULT_QUEUE_SIZE
@@ -40,6 +50,9 @@ class Subscription:
         self.channel = channel
         self.dropped = 0  # messages lost since the subscriber last looked (it resets this)
         self.gaps = 0  # fan-out interruptions (a Redis restart) this subscription lived through
+        # Messages starting with this are not delivered (a subscriber's own notes coming back:
+        # dropped here, they wake no reader).
+        self.ignored: str | None = None
         self._items: collections.deque[str] | None = None
         self._size = size
         self._waiter: asyncio.Future[None] | None = None
@@ -47,7 +60,7 @@ class Subscription:
         self._closed = False
 
     def deliver(self, message: str) -> None:
-        if self._closed:
+        if self._closed or (self.ignored is not None and message.startswith(self.ignored)):
             return
         items = self._items
         if items is None:

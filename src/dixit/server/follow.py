@@ -50,6 +50,8 @@ class Follower:
         self._subscription: Subscription | None = None
         self._send = asyncio.Lock()  # notes leave in the order they were made
         self._tasks: set[asyncio.Task[bool]] = set()
+        # How this process's own change notes start (:meth:`publish`): not delivered back.
+        self._own_change = json.dumps({"origin": origin})[:-1] + ', "game"'
 
     async def start(
         self,
@@ -60,6 +62,7 @@ class Follower:
         """Call ``sync`` (under ``lock``) whenever another process changed the room, and
         ``heard`` with every other note (notices, sockets coming and going)."""
         self._subscription = await self.pubsub.subscribe(self.channel)
+        self._subscription.ignored = self._own_change
         loop = asyncio.get_running_loop()
         self._task = loop.create_task(self._follow(self._subscription, lock, sync, heard))
 
@@ -70,7 +73,6 @@ class Follower:
         sync: Callable[[], Awaitable[None]],
         heard: Callable[[Note], None] | None,
     ) -> None:
-        own_change = json.dumps({"origin": self.origin})[:-1] + ', "game"'
         pending = False  # the room must be read again from the store
         delay, retry_at = BACKOFF[0], 0.0
         while True:
@@ -87,7 +89,7 @@ class Follower:
             if subscription.dropped:
                 subscription.dropped = 0
                 pending = True  # notes were lost: the store has the truth
-            if text and not text.startswith(own_change):
+            if text:
                 note = _parse(text)
                 if note is None:
                     pass
