@@ -188,7 +188,12 @@ class Client:
 
     async def recv(self, timeout: float = TIMEOUT) -> Message:
         assert self.ws is not None
-        text = await asyncio.wait_for(self.ws.recv(), timeout)
+        try:
+            text = await asyncio.wait_for(self.ws.recv(), timeout)
+        except ConnectionClosed as closed:  # say what came last: a closed message, a game…
+            last = [(m["type"], m.get("code") or m.get("id")) for m in self.inbox[-4:]]
+            closed.add_note(f"{self.seat or 'spectator'} of {self.code}: last messages {last}")
+            raise
         message: Message = json.loads(text)
         self.inbox.append(message)
         self._track(message)

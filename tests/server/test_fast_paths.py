@@ -1,6 +1,6 @@
 """The server's fast paths give exactly what the typed models give: message parsing (same
-message or same error), acks, JSON text, events shared between viewers; and a socket's sends
-stay in order when the WebSocket layer suspends."""
+message or same error), acks, JSON text, events shared between viewers, views built from a
+shared part and each viewer's own."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from dixit.bots import RandomBot
-from dixit.engine import StartGame, execute, player_view, playthrough, rules_for
+from dixit.engine import LegalActions, StartGame, execute, player_view, playthrough, rules_for
 from dixit.protocol import ProtocolError, parse_client_message
 from dixit.protocol import messages as m
 from dixit.protocol.convert import (
@@ -20,9 +20,10 @@ from dixit.protocol.convert import (
     round_dict,
     shared_event_dicts,
     to_json,
+    view_dict,
 )
 from dixit.protocol.parse import _parse
-from dixit.server.fanout import room_head, you_json
+from dixit.server.fanout import Fanout, room_head, you_json
 
 
 def _slow_parse(text: str) -> m.ClientModel:
@@ -182,3 +183,32 @@ def test_shared_events_are_what_every_viewer_would_get() -> None:
             assert round_dict(scored) == model.model_dump(mode="json")
             assert to_json(round_dict(scored)) == model.model_dump_json()
     assert state.phase.value == "over"
+
+
+@pytest.mark.parametrize("edition", ["classic", "2021"])
+def test_a_game_update_is_each_viewers_own_view(edition: str) -> None:
+    """The fan-out builds the shared part of a view once per change and splices in each
+    viewer's own: the result must be, field for field, the engine's view of that viewer."""
+    rng = random.Random(11)
+    seats = ("p1", "p2", "p3", "p4", "p5")
+    deck = tuple(f"card-{i:03}" for i in range(96))
+    start = execute(None, StartGame(seats, deck, rules_for(edition, max_rounds=3), None), rng)
+    bot = RandomBot(rng)
+    moves = playthrough(start[0], rng, lambda s, player: bot.act(player_view(s, player)))
+    fanout = Fanout()
+    checked = 0
+    for state, events in [start, *((after, new) for _, after, new in moves)]:
+        shared_view = fanout.shared_view_text(state)
+        numbered = [(state.version - len(events) + i + 1, e) for i, e in enumerate(events)]
+        for viewer in (*seats, None, "not-playing"):
+            for playing in (True, False):
+                text = fanout.game_text(state, playing, viewer, 0, numbered, False, (), shared_view)
+                update = m.GameUpdate.model_validate_json(text)
+                legal = None if playing else LegalActions()
+                expected = view_dict(player_view(state, viewer), legal=legal)
+                assert json.loads(text)["view"] == expected
+                assert update.view.model_dump(mode="json") == expected
+                wire = [{"version": v, "event": redact_dict(e, viewer)} for v, e in numbered]
+                assert json.loads(text)["events"] == wire
+                checked += 1
+    assert state.phase.value == "over" and checked > 300

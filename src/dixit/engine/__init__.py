@@ -44,7 +44,7 @@ from .rules import EDITIONS, Rules, rules_for
 from .scoring import score_round
 from .state import GameState, Phase, evolve, evolve_all, replay
 from .verify import verify
-from .views import PlayerView, player_view
+from .views import PlayerView, SeatView, player_view, seat_view
 
 __all__ = [
     "CLUE_WORDS",
@@ -78,6 +78,7 @@ __all__ = [
     "RoundScored",
     "RoundStarted",
     "Rules",
+    "SeatView",
     "StartGame",
     "SubmitCards",
     "TableLaid",
@@ -94,6 +95,7 @@ __all__ = [
     "replay",
     "rules_for",
     "score_round",
+    "seat_view",
     "verify",
     "waiting_for",
 ]

@@ -45,6 +45,40 @@ class PlayerView:
     legal: LegalActions
 
 
+@quick_init
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """The part of a :class:`PlayerView` only its viewer sees (the rest is the spectator's
+    view): a server building one update for many viewers makes the shared part once."""
+
+    viewer: PlayerId | None  # None: a spectator (or an id that is not playing)
+    hand: tuple[CardId, ...] | None
+    my_cards: tuple[CardId, ...]
+    my_vote: CardId | None
+    legal: LegalActions
+
+
+SPECTATOR_SEAT = SeatView(viewer=None, hand=None, my_cards=(), my_vote=None, legal=NOTHING)
+
+
+def seat_view(state: GameState, viewer: PlayerId | None) -> SeatView:
+    """What only ``viewer`` sees: their hand, their own cards in play and vote, their moves.
+    An id that is not playing (or None) gets the spectator's: nothing."""
+    if viewer is None or viewer not in state.hands:
+        return SPECTATOR_SEAT
+    if viewer == state.storyteller and state.storyteller_card is not None:
+        my_cards: tuple[CardId, ...] = (state.storyteller_card,)
+    else:
+        my_cards = state.submissions.get(viewer, ())
+    return SeatView(
+        viewer=viewer,
+        hand=state.hands[viewer],
+        my_cards=my_cards,
+        my_vote=state.votes.get(viewer),
+        legal=legal_actions(state, viewer),
+    )
+
+
 def _acted(state: GameState) -> tuple[PlayerId, ...]:
     if state.phase is SUBMIT:
         return tuple([p for p in state.players if p in state.submissions])
@@ -58,22 +92,9 @@ def player_view(state: GameState, viewer: PlayerId | None) -> PlayerView:
 
     An id that is not playing gets the spectator view.
     """
-    hand: tuple[CardId, ...] | None = None
-    my_cards: tuple[CardId, ...] = ()
-    my_vote: CardId | None = None
-    legal = NOTHING
-    if viewer is not None and viewer in state.hands:
-        hand = state.hands[viewer]
-        if viewer == state.storyteller and state.storyteller_card is not None:
-            my_cards = (state.storyteller_card,)
-        else:
-            my_cards = state.submissions.get(viewer, ())
-        my_vote = state.votes.get(viewer)
-        legal = legal_actions(state, viewer)
-    else:
-        viewer = None
+    seat = seat_view(state, viewer)
     return PlayerView(
-        viewer=viewer,
+        viewer=seat.viewer,
         version=state.version,
         rules=state.rules,
         players=state.players,
@@ -81,9 +102,9 @@ def player_view(state: GameState, viewer: PlayerId | None) -> PlayerView:
         round=state.round,
         storyteller=state.storyteller,
         clue=state.clue,
-        hand=hand,
-        my_cards=my_cards,
-        my_vote=my_vote,
+        hand=seat.hand,
+        my_cards=seat.my_cards,
+        my_vote=seat.my_vote,
         table=state.table,
         acted=_acted(state),
         waiting_for=waiting_for(state),
@@ -93,5 +114,5 @@ def player_view(state: GameState, viewer: PlayerId | None) -> PlayerView:
         rounds=state.rounds,
         winners=state.winners,
         end_reason=state.end_reason,
-        legal=legal,
+        legal=seat.legal,
     )

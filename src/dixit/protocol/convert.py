@@ -31,6 +31,7 @@ from dixit.engine import (
     PlayerView,
     RoundScored,
     RoundStarted,
+    SeatView,
     TableLaid,
     VoteCast,
 )
@@ -81,8 +82,23 @@ def view_dict(
 ) -> dict[str, object]:
     """A ``GameView``; ``with_rounds=False`` leaves ``rounds`` empty (the caller splices in a
     cached copy), ``legal`` overrides the legal actions."""
+    return {**seat_dict(view, legal), **shared_view_dict(view, with_rounds=with_rounds)}
+
+
+def seat_dict(seat: SeatView | PlayerView, legal: EngineLegal | None = None) -> dict[str, object]:
+    """The fields of a ``GameView`` only its viewer sees (``legal`` overrides theirs)."""
     return {
-        "viewer": view.viewer,
+        "viewer": seat.viewer,
+        "hand": None if seat.hand is None else list(seat.hand),
+        "my_cards": list(seat.my_cards),
+        "my_vote": seat.my_vote,
+        "legal": legal_dict(seat.legal if legal is None else legal),
+    }
+
+
+def shared_view_dict(view: PlayerView, *, with_rounds: bool = True) -> dict[str, object]:
+    """The fields of a ``GameView`` every viewer sees alike (:func:`seat_dict` has the rest)."""
+    return {
         "version": view.version,
         "rules": rules_dict(view.rules),
         "players": list(view.players),
@@ -90,9 +106,6 @@ def view_dict(
         "round": view.round,
         "storyteller": view.storyteller,
         "clue": view.clue,
-        "hand": None if view.hand is None else list(view.hand),
-        "my_cards": list(view.my_cards),
-        "my_vote": view.my_vote,
         "table": list(view.table),
         "acted": list(view.acted),
         "waiting_for": list(view.waiting_for),
@@ -102,7 +115,6 @@ def view_dict(
         "rounds": [round_dict(r) for r in view.rounds] if with_rounds else [],
         "winners": list(view.winners),
         "end_reason": view.end_reason,
-        "legal": legal_dict(view.legal if legal is None else legal),
     }
 
 

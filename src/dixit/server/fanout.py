@@ -10,10 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from dixit.engine import Event, GameState, LegalActions, player_view
+from dixit.engine import Event, GameState, LegalActions, player_view, seat_view
 from dixit.protocol import messages as m
 from dixit.protocol.codes import ErrorCode
-from dixit.protocol.convert import redact_dict, round_dict, shared_event_dicts, to_json, view_dict
+from dixit.protocol.convert import (
+    redact_dict,
+    round_dict,
+    seat_dict,
+    shared_event_dicts,
+    shared_view_dict,
+    to_json,
+)
 
 from .connection import Connection
 
@@ -86,6 +93,7 @@ class Fanout:
             return
         numbered = [(from_version + i + 1, e) for i, e in enumerate(events)]
         shared = shared_event_dicts(events) if any(c.events for c in self.conns.values()) else []
+        view = self.shared_view_text(state)
         texts: dict[tuple[str | None, bool], str] = {}
         for conn in list(self.conns.values()):
             key = (conn.seat, conn.events)
@@ -93,7 +101,7 @@ class Fanout:
             if text is None:
                 with_events = numbered if conn.events else ()
                 text = self.game_text(
-                    state, playing, conn.seat, from_version, with_events, False, shared
+                    state, playing, conn.seat, from_version, with_events, False, shared, view
                 )
                 texts[key] = text
             conn.send(text)
@@ -129,14 +137,15 @@ class Fanout:
         events: Sequence[tuple[int, Event]],
         reset: bool,
         shared: Sequence[dict[str, object] | None] = (),
+        shared_view: str | None = None,
     ) -> str:
         """The ``game`` message for one viewer, as JSON text.
 
-        The revealed rounds are the same for every viewer and only grow, so each is serialized
-        once and spliced in: the update's cost stays flat as a game goes on. ``shared``: the
-        events' wire dicts that are the same for every viewer (None where they differ).
+        A view is the viewer's own fields (:func:`.engine.seat_view`) and the fields every
+        viewer sees alike, ``shared_view`` (:meth:`shared_view_text`, made once per change for
+        all the room's sockets). ``shared``: the events' wire dicts that are the same for every
+        viewer (None where they differ).
         """
-        view = player_view(state, viewer)
         legal = None if playing else LegalActions()
         wire = [
             {
@@ -145,16 +154,23 @@ class Fanout:
             }
             for i, (v, e) in enumerate(events)
         ]
-        update = {
-            "type": "game",
-            "v": m.PROTOCOL_VERSION,
-            "from_version": from_version,
-            "events": wire,
-            "view": view_dict(view, with_rounds=False, legal=legal),
-            "reset": reset,
-        }
-        text = to_json(update)
-        return text.replace('"rounds":[]', '"rounds":' + self._rounds_json(state), 1)
+        head = to_json(
+            {"type": "game", "v": m.PROTOCOL_VERSION, "from_version": from_version, "events": wire}
+        )
+        own = to_json(seat_dict(seat_view(state, viewer), legal))
+        if shared_view is None:
+            shared_view = self.shared_view_text(state)
+        tail = '},"reset":true}' if reset else '},"reset":false}'
+        return head[:-1] + ',"view":' + own[:-1] + "," + shared_view + tail
+
+    def shared_view_text(self, state: GameState) -> str:
+        """The fields of a view every viewer sees alike, as the inside of a JSON object.
+
+        They come from the spectator's view (the engine's filter of what everyone may see).
+        The revealed rounds are the same for every viewer and only grow, so each is serialized
+        once and spliced in: the update's cost stays flat as a game goes on."""
+        text = to_json(shared_view_dict(player_view(state, None), with_rounds=False))
+        return text[1:-1].replace('"rounds":[]', '"rounds":' + self._rounds_json(state), 1)
 
     def reset_rounds(self) -> None:
         self._round_texts.clear()
