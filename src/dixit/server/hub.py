@@ -60,8 +60,8 @@ class Hub:
         # (gen1) pass per 100,000 allocations, as many of those per full one as by default. A
         # young (gen0) pass costs in proportion to the young objects, most of them still alive
         # (every socket's pending receive, ~4 references each, mostly cache misses): at 1,000
-        # games 10,000 allocations left 25-75k young objects and a 30-60 ms pass; 2,000 keeps a
-        # pass to a few milliseconds for the same total.
+        # games 10,000 allocations left 25-75k young objects and a 30-70 ms pass; 2,000 makes
+        # it a fifth (6-7 ms) for the same total.
         gc.set_threshold(2_000, 50, 100)
         # What start-up made (modules, schemas, decks: ~95k objects) lives as long as the
         # process: out of the collector's sight, a full collection walks only the rooms'.
