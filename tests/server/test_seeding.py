@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import random
+import weakref
 
 from dixit.engine import StartGame, execute
 from dixit.server.seeding import DeferredRandom, command_seed
@@ -22,6 +24,19 @@ def test_deferred_random_draws_what_random_draws() -> None:
     lazy = DeferredRandom(seed)
     lazy.seed(7)
     assert lazy.random() == random.Random(7).random()
+
+
+def test_a_used_generator_is_freed_without_the_collector() -> None:
+    """One is made per command: a reference cycle would leave it to the garbage collector."""
+    rng = DeferredRandom(command_seed(5, 1, 2))
+    rng.shuffle(list(range(10)))
+    gone = weakref.ref(rng)
+    gc.disable()
+    try:
+        del rng
+        assert gone() is None
+    finally:
+        gc.enable()
 
 
 def test_the_seed_differs_for_every_game_and_version_and_deals_alike() -> None:

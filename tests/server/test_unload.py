@@ -4,23 +4,31 @@ asked for; start-up loads nothing; ``--max-rooms`` counts live rooms only."""
 from __future__ import annotations
 
 import asyncio
+import gc
+import itertools
 import random
 import time
+import weakref
 from collections.abc import Iterator
 from pathlib import Path
+from typing import cast
 
 import pytest
+from starlette.websockets import WebSocket
 
 from dixit.protocol import messages as m
 from dixit.pubsub import open_pubsub
 from dixit.server.cards import card_source
 from dixit.server.config import Limits, ServerConfig
+from dixit.server.connection import Connection
 from dixit.server.errors import ServerError
 from dixit.server.hub import Hub
 from dixit.server.room import Services
+from dixit.server.tokens import token_hash
 from dixit.storage import SQLiteEventStore, StoredEvent
 
 from .harness import TIMEOUT, Client, ServerProcess, create_room, http, play_until_over
+from .hubs import Wire, until
 
 QUICK = ("--idle-unload", "0.2", "--finished-unload", "0.1")
 
@@ -306,5 +314,52 @@ def test_a_host_whose_room_is_not_loaded_may_still_import_decks(tmp_path: Path) 
         await again.stop()
         await pubsub.close()
         await store.close()
+
+    asyncio.run(main())
+
+
+def test_an_unloaded_room_is_freed_at_once_and_gives_its_lease_back(tmp_path: Path) -> None:
+    """No reference cycle keeps an unloaded room (its game, its log) for the garbage collector,
+    which the server runs rarely; the lease of its game in play is still given back."""
+
+    async def main() -> None:
+        store = SQLiteEventStore(tmp_path / "hub.sqlite3")
+        pubsub = open_pubsub("memory://")
+        await store.open()
+        await pubsub.open()
+        config = ServerConfig(data_dir=tmp_path, bot_delay_s=0.0)
+        hub = Hub(Services(config, store, card_source(tmp_path), pubsub, "test"))
+        await hub.start()
+        gc.disable()
+        try:
+            settings = m.RoomSettings(bots=2)
+            room, ticket = await hub.create(m.CreateRoomRequest(name="Ann", settings=settings))
+            wire = Wire()
+            conn = Connection(cast(WebSocket, wire), config.limits)
+            who = room.authenticate(ticket.token)
+            assert who is not None
+            conn.role, conn.seat = who
+            conn.token_hash = token_hash(ticket.token)
+            await room.attach(conn, None, None)
+            await room.handle(conn, m.StartGame(id="start"))
+            assert room.data.status == "playing", wire.texts[-3:]
+            driver, name, gone = room.driver, room.driver.name, weakref.ref(room)
+            await until(lambda: driver.driving, "the game is driven here")
+            room.detach(conn)
+            conn.close()
+            del room, who, conn
+            # A computer player may hold the lock a moment: each sweep an idle time later.
+            later = itertools.count(2)
+            idle = config.idle_unload_s
+            await until(lambda: hub.sweep(time.monotonic() + next(later) * idle) == 1, "unloaded")
+            await driver.released()
+            await asyncio.sleep(0.1)  # its tasks, cancelled, finish
+            assert gone() is None, "the unloaded room waits for the garbage collector"
+            assert await store.lease(name) is None
+        finally:
+            gc.enable()
+            await hub.stop()
+            await pubsub.close()
+            await store.close()
 
     asyncio.run(main())

@@ -17,9 +17,10 @@ import asyncio
 import contextlib
 import logging
 import time
+import weakref
 from typing import TYPE_CHECKING
 
-from dixit.storage import Lease, StorageError, VersionConflict
+from dixit.storage import EventStore, Lease, StorageError, VersionConflict
 
 if TYPE_CHECKING:
     from .room import Room
@@ -35,7 +36,9 @@ def lease_name(code: str) -> str:
 
 class Driver:
     def __init__(self, room: Room) -> None:
-        self.room = room
+        # Weak: an unloaded room is freed at once by reference counting (a cycle would wait
+        # for a full collection, which the server makes rare).
+        self.room: Room = weakref.proxy(room)
         self.lease: Lease | None = None
         self.gains = 0  # times this process became the room's driver
         self._ready = False  # synchronised from the store since the lease was gained
@@ -162,13 +165,8 @@ class Driver:
             self._task = None
         held, self.lease, self._ready = self.lease, None, False
         if held is not None and self._release is None:
-            self._release = asyncio.get_running_loop().create_task(self._release_now())
-
-    async def _release_now(self) -> None:
-        try:
-            await self.room.services.store.release_lease(self.name, self.holder)
-        except Exception as error:  # it expires by itself
-            log.warning("room %s: could not release the lease: %s", self.room.code, error)
+            release = _release(self.room.services.store, self.name, self.holder)
+            self._release = asyncio.get_running_loop().create_task(release)
 
     async def released(self) -> None:
         """Wait until the lease given back at shutdown is released (or failed to be)."""
@@ -181,3 +179,11 @@ class Driver:
             self._task.cancel()
             self._task = None
         self.lease, self._ready = None, False
+
+
+async def _release(store: EventStore, name: str, holder: str) -> None:
+    """Give a lease back; needs nothing of the room (it may be gone by now)."""
+    try:
+        await store.release_lease(name, holder)
+    except Exception as error:  # it expires by itself
+        log.warning("lease %s: could not release it: %s", name, error)

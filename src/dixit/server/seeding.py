@@ -38,34 +38,41 @@ class DeferredRandom(random.Random):
 
     Every draw of :class:`random.Random` (``shuffle``, ``choice``, ``sample``, ``randrange``…)
     goes through :meth:`getrandbits` or :meth:`random`; the first of either seeds the generator
-    and then binds the generator's own (C) methods on the instance, so later draws cost what
-    they cost on a plain ``random.Random``."""
+    and makes it a plain ``random.Random`` subclass, so later draws cost what they cost there."""
 
     def __init__(self, seed: int) -> None:  # no super().__init__: that would seed now
-        self._pending: int | None = seed
+        self._seed = seed
         self.gauss_next = None
 
-    def _start(self) -> None:
-        seed, self._pending = self._pending, None
-        super().seed(seed)
-        self.getrandbits = super().getrandbits  # type: ignore[method-assign]
-        self.random = super().random  # type: ignore[method-assign]
+    def _start(self, a: object, version: int = 2) -> None:
+        # A plain generator from now on: later draws go straight to the C methods. (Binding
+        # them on the instance did the same, but made a reference cycle per command, left
+        # for the garbage collector.)
+        self.__class__ = _Seeded  # type: ignore[assignment]
+        self.seed(a, version)
 
     def getrandbits(self, k: int, /) -> int:
-        if self._pending is not None:
-            self._start()
-        return super().getrandbits(k)
+        _seeded(self)
+        return random.Random.getrandbits(self, k)
 
     def random(self) -> float:
-        if self._pending is not None:
-            self._start()
-        return super().random()
+        _seeded(self)
+        return random.Random.random(self)
 
     def getstate(self) -> tuple[Any, ...]:
-        if self._pending is not None:
-            self._start()
-        return super().getstate()
+        _seeded(self)
+        return random.Random.getstate(self)
 
     def seed(self, a: object = None, version: int = 2) -> None:
-        self._pending = None
-        super().seed(a, version)  # type: ignore[arg-type]
+        self._start(a, version)
+
+
+class _Seeded(random.Random):
+    """What a :class:`DeferredRandom` becomes once seeded."""
+
+
+def _seeded(rng: random.Random) -> None:
+    """Seed a :class:`DeferredRandom` not seeded yet. (``random`` may call a bound method of
+    the first draw again after: it keeps ``self.getrandbits`` while it loops.)"""
+    if isinstance(rng, DeferredRandom):
+        rng._start(rng._seed)
