@@ -158,13 +158,13 @@ def test_a_lease_has_one_holder_and_moves_when_it_expires(store_url: str) -> Non
         assert first is not None and first.holder == "proc-a"
         assert before + 30 <= first.valid_until <= time.monotonic() + 30
         assert await b.acquire_lease(name, "proc-b", 30) is None
-        renewed = await a.renew_lease(name, "proc-a", 30)
-        assert renewed is not None and renewed.epoch == first.epoch
+        renewed = (await a.renew_leases([name], "proc-a", 30))[name]
+        assert renewed.epoch == first.epoch
         again = await a.acquire_lease(name, "proc-a", 30)  # re-acquiring is renewing
         assert again is not None and again.epoch == first.epoch
         held = await b.lease(name)
         assert held is not None and held.holder == "proc-a" and 0 < held.ttl_s <= 30
-        assert await b.renew_lease(name, "proc-b", 30) is None
+        assert await b.renew_leases([name], "proc-b", 30) == {}
         await b.release_lease(name, "proc-b")  # not the holder: no effect
         assert (await a.lease(name)) is not None
 
@@ -174,7 +174,7 @@ def test_a_lease_has_one_holder_and_moves_when_it_expires(store_url: str) -> Non
         assert moved is not None and moved.epoch == first.epoch + 1
         await asyncio.sleep(0.5)  # proc-b "dies": it stops renewing
         assert await b.lease(name) is None
-        assert await b.renew_lease(name, "proc-b", 30) is None  # too late: stop driving
+        assert await b.renew_leases([name], "proc-b", 30) == {}  # too late: stop driving
         back = await a.acquire_lease(name, "proc-a", 30)
         assert back is not None and back.epoch == moved.epoch + 1
         await _close(a, b)
