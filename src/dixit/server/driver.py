@@ -38,6 +38,7 @@ def lease_name(code: str) -> str:
 class Driver:
     def __init__(self, room: Room) -> None:
         self.room = room
+        self.name = lease_name(room.code)
         self.lease: Lease | None = None
         self.gains = 0  # times this process became the room's driver
         self._ready = False  # synchronised from the store since the lease was gained
@@ -45,10 +46,6 @@ class Driver:
         self._wake = asyncio.Event()
         self._release: asyncio.Task[None] | None = None
         self._idle = False  # the loop sleeps until woken (no game in play)
-
-    @property
-    def name(self) -> str:
-        return lease_name(self.room.code)
 
     @property
     def holder(self) -> str:
@@ -141,8 +138,9 @@ class Driver:
             return
         room = self.room
         if before is not None and self._ready and lease.epoch == before.epoch:
-            self.renewed(lease)  # nobody else held it meanwhile
+            self.lease = lease  # nobody else held it meanwhile
             self.keeper.keep(self)
+            room.autoplay.after_change()  # re-arm whatever stood down while renewals lagged
             return
         self.lease, self._ready = lease, False
         async with room.lock:
@@ -157,8 +155,10 @@ class Driver:
 
     def renewed(self, lease: Lease) -> None:
         """The lease was extended (same epoch): drive on."""
+        lapsed = not self.driving
         self.lease = lease
-        self.room.autoplay.after_change()  # re-arm whatever stood down while renewals lagged
+        if lapsed:  # re-arm whatever stood down while the renewal lagged
+            self.room.autoplay.after_change()
 
     def not_renewed(self) -> None:
         """The keeper could not renew the lease (expired, moved, or run out on this clock): the
