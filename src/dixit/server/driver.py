@@ -161,8 +161,8 @@ class Driver:
             self.room.autoplay.after_change()
 
     def not_renewed(self) -> None:
-        """The keeper could not renew the lease (expired, moved, or run out on this clock): the
-        loop takes it again now, or learns who has it."""
+        """The store did not renew the lease (expired or moved): the loop takes it again now,
+        or learns who has it."""
         self._wake.set()
 
     def _lose(self) -> None:
@@ -264,17 +264,11 @@ class LeaseKeeper:
             self._task = None
 
     async def _renew(self) -> None:
-        """One round: one write renews every lease still valid on this clock; the others, and
-        those the store did not renew, go back to their drivers."""
-        sent: dict[str, tuple[Driver, Lease | None]] = {}
-        for name, driver in list(self._kept.items()):
-            if driver.driving:
-                sent[name] = (driver, driver.lease)
-            else:
-                self.drop(driver)
-                driver.not_renewed()
-        if not sent:
-            return
+        """One round: one write renews every lease kept; those the store did not renew (expired
+        there too, or moved) go back to their drivers. A lease that ran out on this clock
+        while the store failed stays here: its driver stands still (see ``driving``) until
+        a round renews it, rather than every driver trying the failing store on its own."""
+        sent = {name: (driver, driver.lease) for name, driver in self._kept.items()}
         services = self.services
         renewed = await services.store.renew_leases(
             list(sent), services.origin, services.config.lease_ttl_s
