@@ -186,6 +186,36 @@ def test_one_write_renews_every_lease_of_a_process_and_a_lease_taken_elsewhere_s
     run(main)
 
 
+def test_leases_that_run_out_while_renewals_fail_wait_for_the_keeper_not_each_driver(
+    tmp_path: Path,
+) -> None:
+    """Renewals fail (store/busy) for longer than the lease lives: the drivers stand still,
+    and none tries the failing store on its own (no lease taken meanwhile); once renewals
+    work again each driver takes its expired lease back and drives on."""
+
+    async def main() -> None:
+        async with processes(tmp_path, "memory://", count=1) as (a,):
+            rooms = []
+            for _ in range(3):
+                code, (ann,) = await create(a, [], bots=2, first_storyteller="host")
+                socket = await a.connect(code, ann)
+                assert (await socket.send("start_game"))["type"] == "ack"  # Ann's clue: waits
+                rooms.append(await a.room(code))
+            await until(lambda: all(r.driver.driving for r in rooms), "a drives every room")
+            gains = [r.driver.gains for r in rooms]
+            CountingStore.busy_renewals = True
+            takes = CountingStore.lease_takes
+            await until(lambda: not any(r.driver.driving for r in rooms), "the leases ran out")
+            await asyncio.sleep(TTL_S)
+            assert all(r.driver.kept for r in rooms)
+            assert CountingStore.lease_takes == takes
+            CountingStore.busy_renewals = False
+            await until(lambda: all(r.driver.driving for r in rooms), "a drives them again")
+            assert [r.driver.gains for r in rooms] == [n + 1 for n in gains]  # read the room
+
+    run(main)
+
+
 async def _is_some(value: Awaitable[str | None]) -> bool:
     return await value is not None
 
