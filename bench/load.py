@@ -11,7 +11,12 @@ memory: resident memory when it has just started, once every socket is seated, a
 memory per live game is (end - just started) / games. Bounded: it stops by itself after the
 warm-up and the measured window.
 
+With ``--workers N`` the server is ``dixit serve --workers N``: its CPU is that of all its
+processes (supervisor with the fan-out broker, fork server, workers), its memory summed over
+the workers (resident, and proportional: forked pages shared between workers counted once).
+
     .venv/bin/python bench/load.py --games 100 --duration 30
+    .venv/bin/python bench/load.py --games 1000 --workers 2 --duration 20
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import contextlib
 import gc
 import hashlib
 import json
@@ -58,14 +64,70 @@ def free_port() -> int:
         return port
 
 
-def proc_stats(pid: int) -> tuple[float, int, float]:
-    """(CPU seconds, resident bytes, of the CPU seconds those in the kernel) of a process."""
+@dataclass(frozen=True)
+class ProcStats:
+    cpu_s: float  # user + kernel
+    kernel_s: float
+    rss: int  # bytes
+    parent: int
+
+
+def proc_stats(pid: int) -> ProcStats:
     with open(f"/proc/{pid}/stat") as f:
         parts = f.read().rsplit(")", 1)[1].split()
     ticks = os.sysconf("SC_CLK_TCK")
     cpu = (int(parts[11]) + int(parts[12])) / ticks
     rss = int(parts[21]) * os.sysconf("SC_PAGE_SIZE")
-    return cpu, rss, int(parts[12]) / ticks
+    return ProcStats(cpu, int(parts[12]) / ticks, rss, int(parts[1]))
+
+
+def pss_bytes(pid: int) -> int:
+    """Proportional set size: the process's share of memory pages (shared pages, as the
+    workers' forked code, divided between the processes that map them)."""
+    with open(f"/proc/{pid}/smaps_rollup") as f:
+        for line in f:
+            if line.startswith("Pss:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+class Server:
+    """The started server's processes: with ``--workers N``, the supervisor (which also runs
+    the fan-out broker), its fork server and the N workers (the fork server's children)."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+
+    def tree(self) -> dict[int, ProcStats]:
+        """The supervisor and every process below it, now."""
+        found: dict[int, ProcStats] = {}
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                with contextlib.suppress(OSError, IndexError):  # gone meanwhile
+                    found[int(entry)] = proc_stats(int(entry))
+        tree = {self.pid: found[self.pid]} if self.pid in found else {}
+        grew = True
+        while grew:
+            below = {p: s for p, s in found.items() if s.parent in tree and p not in tree}
+            tree.update(below)
+            grew = bool(below)
+        return tree
+
+    def workers(self, tree: dict[int, ProcStats]) -> list[int]:
+        """The processes serving sockets: those two levels below the supervisor, or the
+        supervisor itself when it serves alone."""
+        deep = [p for p, s in tree.items() if p != self.pid and s.parent != self.pid]
+        return deep or [self.pid]
+
+    def worker_memory(self) -> tuple[int, int]:
+        """(resident bytes, proportional set size) summed over the workers."""
+        tree = self.tree()
+        rss = pss = 0
+        for pid in self.workers(tree):
+            rss += tree[pid].rss
+            with contextlib.suppress(OSError):
+                pss += pss_bytes(pid)
+        return rss, pss
 
 
 def http_post(base: str, path: str, body: Any = None) -> dict[str, Any]:
@@ -389,10 +451,21 @@ def gc_in_window(before: dict[str, float] | None, after: dict[str, float] | None
     return report
 
 
-async def run(args: argparse.Namespace, base: str, pid: int | None) -> dict[str, Any]:
+def cpu_between(before: dict[int, ProcStats], after: dict[int, ProcStats]) -> tuple[float, float]:
+    """(CPU seconds, of them in the kernel) the processes used between two snapshots (one
+    started meanwhile counts whole; one that ended meanwhile is missed)."""
+    cpu = kernel = 0.0
+    for pid, now in after.items():
+        then = before.get(pid)
+        cpu += now.cpu_s - (then.cpu_s if then else 0.0)
+        kernel += now.kernel_s - (then.kernel_s if then else 0.0)
+    return cpu, kernel
+
+
+async def run(args: argparse.Namespace, base: str, server: Server | None) -> dict[str, Any]:
     ws_base = base.replace("http://", "ws://")
     t0 = time.perf_counter()
-    rss_empty = proc_stats(pid)[1] if pid else 0
+    rss_empty, _ = server.worker_memory() if server else (0, 0)
     tables = await seat_tables(base, ws_base, args)
     stats = Stats()
     stop = asyncio.Event()
@@ -403,7 +476,7 @@ async def run(args: argparse.Namespace, base: str, pid: int | None) -> dict[str,
     everyone = [p.welcomed.wait() for t in tables for p in t.players]
     await asyncio.wait_for(asyncio.gather(*everyone), timeout=300)
     setup_s = time.perf_counter() - t0
-    rss_seated = proc_stats(pid)[1] if pid else 0
+    rss_seated, _ = server.worker_memory() if server else (0, 0)
     # The client's own garbage-collector pauses (0.1-0.3 s at 4,000 sockets) would be counted
     # as server latency: its sockets and tables live to the end, and it collects nothing
     # while it measures.
@@ -419,8 +492,9 @@ async def run(args: argparse.Namespace, base: str, pid: int | None) -> dict[str,
     await asyncio.gather(*(start(t, args.ramp * i / len(tables)) for i, t in enumerate(tables)))
     await asyncio.sleep(args.warmup)
     load0 = os.getloadavg()[0]
-    cpu0, _, sys0 = proc_stats(pid) if pid else (0.0, 0, 0.0)
-    gc0 = await asyncio.to_thread(server_gc, base)
+    tree0 = server.tree() if server else {}
+    # With several workers each scrape of /metrics reaches one of them: no collector report.
+    gc0 = await asyncio.to_thread(server_gc, base) if args.workers == 1 else None
     client0 = time.process_time()
     gc.disable()
     stats.measuring = True
@@ -429,9 +503,13 @@ async def run(args: argparse.Namespace, base: str, pid: int | None) -> dict[str,
     stats.measuring = False
     gc.enable()
     window = time.perf_counter() - m0
-    cpu1, rss, sys1 = proc_stats(pid) if pid else (0.0, 0, 0.0)
+    tree1 = server.tree() if server else {}
     client_cpu = time.process_time() - client0
-    gc1 = await asyncio.to_thread(server_gc, base)
+    rss, pss = server.worker_memory() if server else (0, 0)
+    gc1 = await asyncio.to_thread(server_gc, base) if args.workers == 1 else None
+    cpu, kernel = cpu_between(tree0, tree1)
+    pid = server.pid if server else None
+    supervisor_cpu = cpu_between({pid: tree0[pid]}, {pid: tree1[pid]})[0] if pid else 0.0
     stop.set()
     await asyncio.wait(tasks, timeout=30)
     lat = sorted(stats.latencies)
@@ -457,12 +535,18 @@ async def run(args: argparse.Namespace, base: str, pid: int | None) -> dict[str,
         "rejected": stats.rejected,
         "rejected_codes": stats.rejected_codes,
         "games_finished": stats.games_finished,
-        "server_cpu_percent": round(100 * (cpu1 - cpu0) / window, 1) if pid else None,
-        "server_cpu_ms_per_action": (
-            round(1000 * (cpu1 - cpu0) / stats.actions, 2) if pid and stats.actions else None
+        "server_workers": args.workers,
+        "server_processes": len(tree1) if pid else None,
+        "server_cpu_percent": round(100 * cpu / window, 1) if pid else None,
+        "server_cpu_percent_supervisor": (
+            round(100 * supervisor_cpu / window, 1) if pid and args.workers > 1 else None
         ),
-        "server_cpu_kernel_share": round((sys1 - sys0) / (cpu1 - cpu0), 2) if cpu1 > cpu0 else None,
+        "server_cpu_ms_per_action": (
+            round(1000 * cpu / stats.actions, 2) if pid and stats.actions else None
+        ),
+        "server_cpu_kernel_share": round(kernel / cpu, 2) if cpu > 0 else None,
         "server_rss_mib": round(rss / 2**20, 1) if pid else None,
+        "server_pss_mib": round(pss / 2**20, 1) if pid else None,
         "server_rss_mib_empty": round(rss_empty / 2**20, 1) if pid else None,
         "server_rss_mib_seated": round(rss_seated / 2**20, 1) if pid else None,
         "server_kib_per_live_game": (
@@ -472,6 +556,18 @@ async def run(args: argparse.Namespace, base: str, pid: int | None) -> dict[str,
         "load_average_1m": f"{load0:.1f} -> {os.getloadavg()[0]:.1f} ({os.cpu_count()} CPUs)",
         **gc_in_window(gc0, gc1),
     }
+
+
+def wait_until_serving(base: str, server: Server, workers: int) -> None:
+    """Until the server answers and all its workers run (or 30 s)."""
+    for _ in range(300):
+        try:
+            urllib.request.urlopen(f"{base}/api/health", timeout=1).close()
+            if workers == 1 or len(server.workers(server.tree())) >= workers:
+                return
+        except OSError:
+            pass
+        time.sleep(0.1)
 
 
 def main() -> int:
@@ -485,6 +581,9 @@ def main() -> int:
     parser.add_argument("--warmup", type=float, default=10.0, help="seconds after the ramp")
     parser.add_argument("--url", help="a running server (default: start one on 127.0.0.1)")
     parser.add_argument("--database", help="event store URL for the started server")
+    parser.add_argument(
+        "--workers", type=int, default=1, help="server processes (dixit serve --workers N)"
+    )
     parser.add_argument("--json", action="store_true", help="print the result as JSON only")
     parser.add_argument(
         "--uvloop",
@@ -496,8 +595,14 @@ def main() -> int:
     if args.url and not args.url.startswith(("http://127.", "http://localhost", "http://[::1]")):
         parser.error("load tests only target this machine (127.0.0.1, localhost, ::1)")
 
+    if args.url and args.workers != 1:
+        parser.error("--workers applies to the server the bench starts, not to --url")
+    # Every socket is a descriptor here and one in the server: the soft limit up to the hard
+    # one, here and (inherited) in the server's processes.
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    if hard < args.games * args.players + 100:
+        print(f"warning: {hard} descriptors at most per process", file=sys.stderr)
 
     server: subprocess.Popen[bytes] | None = None
     with tempfile.TemporaryDirectory(prefix="dixit-load-") as tmp:
@@ -527,17 +632,13 @@ def main() -> int:
                     "warning",
                     "--client-dir",
                     str(Path(tmp) / "none"),
+                    *(["--workers", str(args.workers)] if args.workers > 1 else []),
                 ],
                 env=dict(os.environ, DIXIT_DATA_DIR=str(Path(tmp) / "data")),
             )
-            for _ in range(300):
-                try:
-                    urllib.request.urlopen(f"{base}/api/health", timeout=1).close()
-                    break
-                except OSError:
-                    time.sleep(0.1)
+            wait_until_serving(base, Server(server.pid), args.workers)
         try:
-            coro = run(args, base, server.pid if server else None)
+            coro = run(args, base, Server(server.pid) if server else None)
             result = uvloop.run(coro) if uvloop is not None and args.uvloop else asyncio.run(coro)
         finally:
             if server is not None:

@@ -113,14 +113,14 @@ def test_a_lease_holder_cut_off_by_an_outage_knows_when_to_stop(
         assert held is not None
         own_postgres.stop()
         with pytest.raises(StoreUnavailable):
-            await a.renew_lease("room:L", "proc-a", 1.0)
+            await a.renew_leases(["room:L"], "proc-a", 1.0)
         await asyncio.sleep(1.2)
         assert time.monotonic() > held.valid_until  # proc-a stopped driving by now
         own_postgres.start()
         await asyncio.sleep(PostgresEventStore.backoff_s[1])
         taken = await b.acquire_lease("room:L", "proc-b", 30)
         assert taken is not None and taken.epoch == held.epoch + 1
-        assert await a.renew_lease("room:L", "proc-a", 1.0) is None
+        assert await a.renew_leases(["room:L"], "proc-a", 1.0) == {}
         await a.close()
         await b.close()
 

@@ -23,7 +23,14 @@ from dixit.server.connection import Connection
 from dixit.server.hub import Hub
 from dixit.server.room import Room, Services
 from dixit.server.tokens import token_hash
-from dixit.storage import JSONDict, SQLiteEventStore, StoreBusy, StoredEvent, VersionConflict
+from dixit.storage import (
+    JSONDict,
+    Lease,
+    SQLiteEventStore,
+    StoreBusy,
+    StoredEvent,
+    VersionConflict,
+)
 
 TTL_S = 1.5  # the driver's lease: a dead holder is replaced within about this
 BEAT_S = 0.2  # presence beats
@@ -36,6 +43,19 @@ class CountingStore(SQLiteEventStore):
     conflicts = 0
     busy_timer_moves = 0  # this many timer moves fail first with store/busy (lock held)
     stale_timer_moves = 0  # this many timer moves fail first as if another process wrote
+    busy_renewals = False  # lease renewals fail with store/busy (the lock's queue is full)
+    lease_takes = 0  # acquire_lease calls
+
+    async def renew_leases(
+        self, names: Sequence[str], holder: str, ttl_s: float
+    ) -> dict[str, Lease]:
+        if CountingStore.busy_renewals:
+            raise StoreBusy("512 writes already wait for the database lock (the test)")
+        return await super().renew_leases(names, holder, ttl_s)
+
+    async def acquire_lease(self, name: str, holder: str, ttl_s: float) -> Lease | None:
+        CountingStore.lease_takes += 1
+        return await super().acquire_lease(name, holder, ttl_s)
 
     async def append(
         self, stream: str, expected_version: int, events: Sequence[JSONDict], **kw: Any
@@ -159,6 +179,8 @@ async def processes(
     CountingStore.conflicts = 0
     CountingStore.busy_timer_moves = 0
     CountingStore.stale_timer_moves = 0
+    CountingStore.busy_renewals = False
+    CountingStore.lease_takes = 0
     try:
         for i in range(count):
             store = CountingStore(tmp_path / "dixit.sqlite3", lock_wait_s=lock_wait_s)

@@ -138,6 +138,84 @@ def test_computer_players_act_once_per_phase_and_the_lease_moves_when_its_holder
     run(main)
 
 
+def test_one_write_renews_every_lease_of_a_process_and_a_lease_taken_elsewhere_stops_it(
+    tmp_path: Path,
+) -> None:
+    """Four games in play on one process: each keeper round renews all four leases in one
+    statement (one ``expires`` for all, in the file). A lease another holder takes in the
+    store is not renewed: that room's driver stops; the others drive on."""
+
+    async def main() -> None:
+        async with processes(tmp_path, "memory://", count=1) as (a,):
+            rooms = []
+            for _ in range(4):
+                code, (ann,) = await create(a, [], bots=2, first_storyteller="host")
+                socket = await a.connect(code, ann)
+                assert (await socket.send("start_game"))["type"] == "ack"  # Ann's clue: waits
+                rooms.append(await a.room(code))
+            await until(lambda: all(r.driver.driving for r in rooms), "a drives every room")
+            keeper = a.hub.services.leases
+            db = sqlite3.connect(tmp_path / "dixit.sqlite3")
+
+            def expiries() -> set[float]:
+                rows = db.execute("SELECT expires FROM leases WHERE holder = ?", (a.origin,))
+                return {expires for (expires,) in rows}
+
+            start = keeper.rounds
+            await until(lambda: keeper.rounds >= start + 2, "two renewal rounds")
+            assert len(expiries()) == 1  # one statement wrote them all
+            lost, *others = rooms
+            with db:  # another process holds it now
+                db.execute(
+                    "UPDATE leases SET holder = 'elsewhere', epoch = epoch + 1, expires = ? "
+                    "WHERE name = ?",
+                    (time.time() + 60, lease_name(lost.code)),
+                )
+            await until(lambda: lost.driver.lease is None, "the old holder let the room go")
+            assert not lost.driver.driving and not lost.driver.kept
+            assert all(r.driver.driving and r.driver.kept for r in others)
+            start = keeper.rounds
+            await until(lambda: keeper.rounds >= start + 1, "another round")
+            assert len(expiries()) == 1
+            held = db.execute(
+                "SELECT holder FROM leases WHERE name = ?", (lease_name(lost.code),)
+            ).fetchone()
+            assert held == ("elsewhere",)  # never taken back
+            db.close()
+
+    run(main)
+
+
+def test_leases_that_run_out_while_renewals_fail_wait_for_the_keeper_not_each_driver(
+    tmp_path: Path,
+) -> None:
+    """Renewals fail (store/busy) for longer than the lease lives: the drivers stand still,
+    and none tries the failing store on its own (no lease taken meanwhile); once renewals
+    work again each driver takes its expired lease back and drives on."""
+
+    async def main() -> None:
+        async with processes(tmp_path, "memory://", count=1) as (a,):
+            rooms = []
+            for _ in range(3):
+                code, (ann,) = await create(a, [], bots=2, first_storyteller="host")
+                socket = await a.connect(code, ann)
+                assert (await socket.send("start_game"))["type"] == "ack"  # Ann's clue: waits
+                rooms.append(await a.room(code))
+            await until(lambda: all(r.driver.driving for r in rooms), "a drives every room")
+            gains = [r.driver.gains for r in rooms]
+            CountingStore.busy_renewals = True
+            takes = CountingStore.lease_takes
+            await until(lambda: not any(r.driver.driving for r in rooms), "the leases ran out")
+            await asyncio.sleep(TTL_S)
+            assert all(r.driver.kept for r in rooms)
+            assert CountingStore.lease_takes == takes
+            CountingStore.busy_renewals = False
+            await until(lambda: all(r.driver.driving for r in rooms), "a drives them again")
+            assert [r.driver.gains for r in rooms] == [n + 1 for n in gains]  # read the room
+
+    run(main)
+
+
 async def _is_some(value: Awaitable[str | None]) -> bool:
     return await value is not None
 

@@ -5,11 +5,14 @@ their holder stops renewing. Two store objects on one database stand for two pro
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 import time
 import uuid
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from dixit.storage import (
@@ -17,9 +20,11 @@ from dixit.storage import (
     DuplicateCommand,
     EventStore,
     RoomRecord,
+    SQLiteEventStore,
     VersionConflict,
     open_store,
 )
+from dixit.storage.postgres import PostgresEventStore
 
 from .test_event_store import PG_URL, _postgres_reachable
 
@@ -158,13 +163,13 @@ def test_a_lease_has_one_holder_and_moves_when_it_expires(store_url: str) -> Non
         assert first is not None and first.holder == "proc-a"
         assert before + 30 <= first.valid_until <= time.monotonic() + 30
         assert await b.acquire_lease(name, "proc-b", 30) is None
-        renewed = await a.renew_lease(name, "proc-a", 30)
-        assert renewed is not None and renewed.epoch == first.epoch
+        renewed = (await a.renew_leases([name], "proc-a", 30))[name]
+        assert renewed.epoch == first.epoch
         again = await a.acquire_lease(name, "proc-a", 30)  # re-acquiring is renewing
         assert again is not None and again.epoch == first.epoch
         held = await b.lease(name)
         assert held is not None and held.holder == "proc-a" and 0 < held.ttl_s <= 30
-        assert await b.renew_lease(name, "proc-b", 30) is None
+        assert await b.renew_leases([name], "proc-b", 30) == {}
         await b.release_lease(name, "proc-b")  # not the holder: no effect
         assert (await a.lease(name)) is not None
 
@@ -174,12 +179,82 @@ def test_a_lease_has_one_holder_and_moves_when_it_expires(store_url: str) -> Non
         assert moved is not None and moved.epoch == first.epoch + 1
         await asyncio.sleep(0.5)  # proc-b "dies": it stops renewing
         assert await b.lease(name) is None
-        assert await b.renew_lease(name, "proc-b", 30) is None  # too late: stop driving
+        assert await b.renew_leases([name], "proc-b", 30) == {}  # too late: stop driving
         back = await a.acquire_lease(name, "proc-a", 30)
         assert back is not None and back.epoch == moved.epoch + 1
         await _close(a, b)
 
     asyncio.run(main())
+
+
+def test_one_write_renews_many_leases_and_leaves_out_those_lost(store_url: str) -> None:
+    """What a process's lease keeper relies on: ``renew_leases`` extends every lease the holder
+    still has in one transaction and answers without the ones that expired or moved."""
+
+    async def main() -> None:
+        a, b = await _pair(store_url)
+        names = [f"room:{_code()}" for _ in range(200)]
+        epochs = {}
+        for name in names:
+            held = await a.acquire_lease(name, "proc-a", 30)
+            assert held is not None
+            epochs[name] = held.epoch
+        taken, lapsed, kept = names[0], names[1], names[2:]
+        await a.release_lease(taken, "proc-a")
+        assert await b.acquire_lease(taken, "proc-b", 30) is not None  # moved to another
+        assert await a.acquire_lease(lapsed, "proc-a", 0.2) is not None
+        await asyncio.sleep(0.4)  # proc-a stopped renewing it in time
+        never = f"room:{_code()}"
+
+        with _one_write(store_url, a) as writes:
+            renewed = await a.renew_leases([*names, never], "proc-a", 60)
+        assert sorted(renewed) == sorted(kept)
+        assert all(renewed[n].holder == "proc-a" for n in kept)
+        assert all(renewed[n].epoch == epochs[n] for n in kept)
+        assert await writes(kept) == 1
+        for name in kept[:5]:  # extended in the store, as another process sees it
+            held = await b.lease(name)
+            assert held is not None and held.holder == "proc-a" and held.ttl_s > 30
+        moved = await b.lease(taken)
+        assert moved is not None and moved.holder == "proc-b"
+        assert await b.lease(lapsed) is None and await b.lease(never) is None
+        assert await a.renew_leases([], "proc-a", 60) == {}
+        await _close(a, b)
+
+    asyncio.run(main())
+
+
+@contextlib.contextmanager
+def _one_write(url: str, store: EventStore) -> Iterator[Callable[[list[str]], Awaitable[int]]]:
+    """Counts the transactions that wrote the given leases during the block: on SQLite the
+    statements the store sent to its connection (each is its own transaction in autocommit
+    mode), on PostgreSQL the distinct transaction ids (``xmin``) on the rows; memory: 1."""
+    statements: list[str] = []
+    if isinstance(store, SQLiteEventStore):
+        db = store._db
+        assert db is not None
+        db.set_trace_callback(statements.append)
+
+    async def count(names: list[str]) -> int:
+        if isinstance(store, SQLiteEventStore):
+            assert all(s.startswith("UPDATE leases") for s in statements), statements
+            return len(statements)
+        if isinstance(store, PostgresEventStore):
+            async with await psycopg.AsyncConnection.connect(url) as conn:
+                cursor = await conn.execute(
+                    "SELECT count(DISTINCT xmin::text) FROM dixit_leases WHERE name = ANY(%s)",
+                    (names,),
+                )
+                row = await cursor.fetchone()
+                assert row is not None
+                return int(row[0])
+        return 1
+
+    try:
+        yield count
+    finally:
+        if isinstance(store, SQLiteEventStore) and store._db is not None:
+            store._db.set_trace_callback(None)
 
 
 def test_concurrent_lease_takers_exactly_one_wins(store_url: str) -> None:

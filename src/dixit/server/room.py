@@ -57,7 +57,7 @@ from .cards import CardSource, UnknownDeck
 from .chat import TALK_MESSAGES, TableTalk
 from .config import ServerConfig
 from .connection import Connection
-from .driver import Driver
+from .driver import Driver, LeaseKeeper
 from .errors import ServerError
 from .fanout import Fanout, you
 from .follow import Attendance, Follower, Note
@@ -83,6 +83,10 @@ class Services:
     pubsub: PubSub
     origin: str  # this process, in fan-out messages (several processes may share a store)
     presence: Presence = field(default_factory=MemoryPresence)  # who is connected, shared
+    leases: LeaseKeeper = field(init=False, repr=False, compare=False)  # this process's
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "leases", LeaseKeeper(self))  # frozen: set once, here
 
 
 class Room:

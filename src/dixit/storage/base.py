@@ -199,8 +199,11 @@ class EventStore(Protocol):
         Expiry runs on the database's clock, shared by every process."""
         ...
 
-    async def renew_lease(self, name: str, holder: str, ttl_s: float) -> Lease | None:
-        """Extend ``holder``'s unexpired lease; None if it expired or moved (stop driving)."""
+    async def renew_leases(
+        self, names: Sequence[str], holder: str, ttl_s: float
+    ) -> dict[str, Lease]:
+        """Extend every one of ``holder``'s unexpired leases ``names`` in one write; those
+        missing from the answer expired or moved (stop driving them)."""
         ...
 
     async def release_lease(self, name: str, holder: str) -> None:

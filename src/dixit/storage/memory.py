@@ -119,13 +119,18 @@ class MemoryEventStore:
         self._leases[name] = (holder, epoch, now + ttl_s)
         return Lease(name, holder, epoch, ttl_s, now + ttl_s)
 
-    async def renew_lease(self, name: str, holder: str, ttl_s: float) -> Lease | None:
-        current = self._leases.get(name)
+    async def renew_leases(
+        self, names: Sequence[str], holder: str, ttl_s: float
+    ) -> dict[str, Lease]:
         now = time.monotonic()
-        if current is None or current[0] != holder or current[2] <= now:
-            return None
-        self._leases[name] = (holder, current[1], now + ttl_s)
-        return Lease(name, holder, current[1], ttl_s, now + ttl_s)
+        renewed: dict[str, Lease] = {}
+        for name in names:
+            current = self._leases.get(name)
+            if current is None or current[0] != holder or current[2] <= now:
+                continue
+            self._leases[name] = (holder, current[1], now + ttl_s)
+            renewed[name] = Lease(name, holder, current[1], ttl_s, now + ttl_s)
+        return renewed
 
     async def release_lease(self, name: str, holder: str) -> None:
         current = self._leases.get(name)

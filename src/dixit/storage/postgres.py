@@ -390,19 +390,23 @@ class PostgresEventStore:
         except psycopg.errors.UniqueViolation:  # another process created it first
             return None
 
-    async def renew_lease(self, name: str, holder: str, ttl_s: float) -> Lease | None:
+    async def renew_leases(
+        self, names: Sequence[str], holder: str, ttl_s: float
+    ) -> dict[str, Lease]:
+        if not names:
+            return {}
         started = time.monotonic()
 
-        async def write(conn: Conn) -> Lease | None:
+        async def write(conn: Conn) -> dict[str, Lease]:
             cursor = await conn.execute(
                 "UPDATE dixit_leases SET expires = now() + make_interval(secs => %s::float8) "
-                "WHERE name = %s AND holder = %s AND expires > now() RETURNING epoch",
-                (ttl_s, name, holder),
+                "WHERE name = ANY(%s) AND holder = %s AND expires > now() RETURNING name, epoch",
+                (ttl_s, list(names), holder),
             )
-            row = await cursor.fetchone()
-            if row is None:
-                return None
-            return Lease(name, holder, int(row[0]), ttl_s, started + ttl_s)
+            return {
+                name: Lease(name, holder, int(epoch), ttl_s, started + ttl_s)
+                for name, epoch in await cursor.fetchall()
+            }
 
         return await self._write(write)
 

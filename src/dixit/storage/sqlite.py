@@ -359,21 +359,27 @@ class SQLiteEventStore:
 
         return await self._run(write)
 
-    async def renew_lease(self, name: str, holder: str, ttl_s: float) -> Lease | None:
+    async def renew_leases(
+        self, names: Sequence[str], holder: str, ttl_s: float
+    ) -> dict[str, Lease]:
+        if not names:
+            return {}
         started = time.monotonic()
+        wanted = json.dumps(list(names))
 
-        def write(db: sqlite3.Connection) -> Lease | None:
+        def write(db: sqlite3.Connection) -> dict[str, Lease]:
             now = time.time()
-            # One statement: in autocommit mode it is its own transaction (no BEGIN/COMMIT
-            # round trips; renewals run every few seconds for every room being played).
+            # One statement for every lease this process holds: in autocommit mode it is its
+            # own transaction (one write lock, no BEGIN/COMMIT round trips).
             cursor = db.execute(
-                "UPDATE leases SET expires = ? WHERE name = ? AND holder = ? AND expires > ? "
-                "RETURNING epoch",
-                (now + ttl_s, name, holder, now),
+                "UPDATE leases SET expires = ? WHERE holder = ? AND expires > ? "
+                "AND name IN (SELECT value FROM json_each(?)) RETURNING name, epoch",
+                (now + ttl_s, holder, now, wanted),
             )
-            row = cursor.fetchone()
-            cursor.close()  # finishes the statement: its write commits now
-            return None if row is None else Lease(name, holder, row[0], ttl_s, started + ttl_s)
+            rows = cursor.fetchall()  # finishes the statement: its write commits now
+            return {
+                name: Lease(name, holder, epoch, ttl_s, started + ttl_s) for name, epoch in rows
+            }
 
         return await self._run(write)
 
