@@ -193,15 +193,15 @@ class Hub:
     async def _sweep_forever(self) -> None:
         config = self.services.config
         every = min(5.0, max(0.02, min(config.idle_unload_s, config.finished_unload_s) / 4))
-        unloaded, trimmed = 0, time.monotonic()
+        trimmed = time.monotonic()
         while True:
             await asyncio.sleep(every)
             try:
-                unloaded += self.sweep()
+                self.sweep()
             except Exception:  # never stop sweeping
                 log.exception("could not unload idle rooms")
-            if unloaded and time.monotonic() - trimmed >= TRIM_EVERY_S:
-                unloaded, trimmed = 0, time.monotonic()
+            if time.monotonic() - trimmed >= TRIM_EVERY_S:
+                trimmed = time.monotonic()
                 _trim()
 
     async def require(self, code: str) -> Room:
@@ -334,7 +334,10 @@ class Hub:
             self._hosts_read = True
 
 
-TRIM_EVERY_S = 30.0  # at most this often, and only after rooms were unloaded
+# The C heap's free pages go back to the system this often: what unloaded rooms and the
+# messages of live games freed would otherwise stay resident (1,000 live games: about 9 KiB a
+# game less; a trim took 0.3 ms there).
+TRIM_EVERY_S = 30.0
 
 
 def _trim() -> None:
