@@ -1,8 +1,8 @@
 """``dixit serve --workers 2`` as a real process tree on one port and one SQLite file, fan-out
-through the supervisor's local broker: players spread over both workers play a game to the
-end, every player gets every update, a worker killed with SIGKILL mid-game is started again
-and the game finishes; the supervisor stops its workers; a dependency refusing at start is
-one line."""
+through the supervisor's local broker: a room's sockets are served by its owner worker
+whichever worker accepted them; a worker killed with SIGKILL mid-game is started again, its
+players come back on both workers and play the game to the end, every player gets every
+update; the supervisor stops its workers; a dependency refusing at start is one line."""
 
 from __future__ import annotations
 
@@ -65,16 +65,17 @@ def _socket_worker(client: Client) -> str:
     return str(client.ws.response.headers["x-dixit-worker"])
 
 
-async def _connect_spread(clients: list[Client]) -> None:
-    """Connect every client; reconnect some until both workers hold players."""
-    for client in clients:
-        assert (await client.connect())["type"] == "welcome"
-    for _ in range(40):
-        if len({_socket_worker(c) for c in clients}) == 2:
-            return
-        await clients[-1].close()
-        assert (await clients[-1].connect(since=clients[-1].version))["type"] == "welcome"
-    raise AssertionError("every socket landed on one worker")
+async def _reconnect(client: Client) -> str:
+    """Close (if open) and connect again where it left off; the worker index it landed on."""
+    if client.ws is not None:
+        with contextlib.suppress(ConnectionClosed):
+            await client.drain(0.2)  # what was sent before the socket went
+        with contextlib.suppress(ConnectionClosed, OSError):
+            await client.close()
+        client.ws = None
+    welcome = await client.connect(since=client.version)
+    assert welcome["type"] == "welcome", welcome
+    return _socket_worker(client).split(":")[0]
 
 
 def _updates_chain(client: Client) -> int:
@@ -143,7 +144,11 @@ def test_two_workers_share_a_game_and_survive_a_worker_kill(
             ticket = create_room(server.base, NAMES[0], max_rounds=4)  # one HTTP request
             joined = [join_room(server.base, ticket["code"], n) for n in NAMES[1:]]
             players = [Client(server.ws_base, t) for t in (ticket, *joined)]
-            await _connect_spread(players)
+            for client in players:
+                assert (await client.connect())["type"] == "welcome"
+            # Whichever worker the kernel gave a connection to, the room's owner serves it.
+            owners = {_socket_worker(c) for c in players}
+            assert len(owners) == 1, owners
             await asyncio.gather(*(c.drain(0.3) for c in players))
             for client in players:  # joins made on either worker reached every player
                 assert client.room is not None and len(client.room["seats"]) == len(NAMES)
@@ -151,9 +156,13 @@ def test_two_workers_share_a_game_and_survive_a_worker_kill(
             await asyncio.gather(*(c.drain(0.3) for c in players))
             assert not await play_rounds(players, rng, 4, acked)
 
-            # SIGKILL the worker holding the first player's socket.
+            # SIGKILL the worker serving the room. Two players come back at once: the other
+            # worker serves them itself; the rest once it is running again: it serves them, so
+            # the room's players are on both workers from then on.
             index, pid = _socket_worker(players[0]).split(":")
             os.kill(int(pid), signal.SIGKILL)
+            for client in players[:2]:
+                assert await _reconnect(client) != index
             deadline = time.monotonic() + 30
             while True:  # the supervisor starts worker `index` again, with a new pid
                 seen = await asyncio.to_thread(_workers_seen, server.base)
@@ -162,15 +171,8 @@ def test_two_workers_share_a_game_and_survive_a_worker_kill(
                 assert time.monotonic() < deadline, "the killed worker was not started again"
                 await asyncio.sleep(0.1)
             assert server.proc is not None and server.proc.poll() is None
-            for client in players:  # those the killed worker served come back, anywhere
-                if _socket_worker(client) == f"{index}:{pid}":
-                    with contextlib.suppress(ConnectionClosed):
-                        await client.drain(0.2)  # what it sent before it died
-                    with contextlib.suppress(ConnectionClosed, OSError):
-                        await client.close()
-                    client.ws = None
-                    welcome = await client.connect(since=client.version)
-                    assert welcome["type"] == "welcome", welcome
+            for client in players[2:]:
+                assert await _reconnect(client) == index
             await asyncio.gather(*(c.drain(0.3) for c in players))
             assert await play_rounds(players, rng, 200, acked), "the game did not finish"
             await asyncio.gather(*(c.drain(0.3) for c in players))

@@ -40,3 +40,8 @@ class ServerConfig:
     lease_ttl_s: float = 6.0
     # Each socket says "here" in the shared presence this often; an entry lives three beats.
     presence_beat_s: float = 5.0
+    # Under ``dixit serve --workers N``: this process is worker ``worker`` of ``workers``, and
+    # serves the sockets of the rooms it owns (:mod:`.handoff`); other rooms it loads for a
+    # lobby request leave memory at the next sweep.
+    workers: int = 1
+    worker: int = 1

@@ -29,6 +29,7 @@ from dixit.storage import RoomRecord, VersionConflict
 
 from . import lobby
 from .errors import ServerError
+from .handoff import owner
 from .records import RoomRecordData
 from .room import Room, Services
 from .rules import rules_from_settings
@@ -185,6 +186,8 @@ class Hub:
                 self._used[code] = now
                 continue
             limit = config.finished_unload_s if room.data.status == "over" else config.idle_unload_s
+            if config.workers > 1 and owner(code, config.workers) != config.worker:
+                limit = min(limit, OTHER_WORKERS_S)  # loaded for a lobby request only
             if now - self._used.get(code, now) >= limit:
                 self._unload(room)
                 unloaded += 1
@@ -333,6 +336,10 @@ class Hub:
                     self._hosts.setdefault(_host_key(hashed), code)
             self._hosts_read = True
 
+
+# Under --workers, a room another worker serves the sockets of, loaded here for a lobby
+# request, leaves memory after this long unused (each change there would be read here too).
+OTHER_WORKERS_S = 5.0
 
 # The C heap's free pages go back to the system this often: what unloaded rooms and the
 # messages of live games freed would otherwise stay resident (1,000 live games: about 9 KiB a

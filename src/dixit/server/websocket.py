@@ -20,6 +20,8 @@ import asyncio
 import base64
 import hashlib
 import logging
+import os
+import socket
 import struct
 import time
 import zlib
@@ -36,6 +38,7 @@ except ImportError:  # pragma: no cover - the C speed-up is in every wheel we in
 from dixit.ops.observe import ServerMetrics
 
 from .config import Limits
+from .handoff import Handoff
 from .hub import Hub
 
 log = logging.getLogger("dixit.server")
@@ -194,15 +197,15 @@ class Sockets:
 
     def flush(self) -> None:
         unsent, self.unsent = self.unsent, []
-        for socket in unsent:
-            socket.flush()
+        for room_socket in unsent:
+            room_socket.flush()
 
     async def _run(self, interval: float) -> None:
         while True:
             await asyncio.sleep(interval / 2)
             now = time.monotonic()
-            for socket in list(self.open):
-                socket.keepalive(now, interval, self.timeout)
+            for room_socket in list(self.open):
+                room_socket.keepalive(now, interval, self.timeout)
 
 
 class RoomSocket(asyncio.Protocol):
@@ -238,6 +241,7 @@ class RoomSocket(asyncio.Protocol):
         "transport",
     )
     extra_headers: ClassVar[tuple[tuple[bytes, bytes], ...]] = ()  # added to the handshake
+    handoff: ClassVar[Handoff | None] = None  # under --workers: a room's sockets on one worker
 
     def __init__(self, config: Any, server_state: Any, app_state: dict[str, Any]) -> None:
         self.config = config
@@ -272,9 +276,13 @@ class RoomSocket(asyncio.Protocol):
         self.max_buffer = limits.send_buffer_bytes
 
     @classmethod
-    def tagged(cls, headers: Sequence[tuple[bytes, bytes]]) -> type[RoomSocket]:
-        """This class with ``headers`` added to every handshake answer."""
-        return type(cls.__name__, (cls,), {"__slots__": (), "extra_headers": tuple(headers)})
+    def tagged(
+        cls, headers: Sequence[tuple[bytes, bytes]], handoff: Handoff | None = None
+    ) -> type[RoomSocket]:
+        """This class with ``headers`` added to every handshake answer and, under
+        ``--workers``, passing the sockets of rooms other workers own to them."""
+        attributes = {"__slots__": (), "extra_headers": tuple(headers), "handoff": handoff}
+        return type(cls.__name__, (cls,), attributes)
 
     # ------------------------------------------------------------------ asyncio callbacks
 
@@ -322,9 +330,9 @@ class RoomSocket(asyncio.Protocol):
             end = self._head.find(b"\r\n\r\n")
             if end < 0:
                 return
-            request, data = self._head[:end], self._head[end + 4 :]
+            raw, request, data = self._head, self._head[:end], self._head[end + 4 :]
             self._head = b""
-            self._handshake(request)
+            self._handshake(request, raw)
             if not self._open or not data:
                 return
         if self._buffer:
@@ -334,7 +342,7 @@ class RoomSocket(asyncio.Protocol):
 
     # ------------------------------------------------------------------ the handshake
 
-    def _handshake(self, request: bytes) -> None:
+    def _handshake(self, request: bytes, raw: bytes) -> None:
         """Answer the opening handshake (RFC 6455 §4.2): 101 and the room's handler, or an
         HTTP error and the connection closed."""
         line, *header_lines = request.decode("latin-1").split("\r\n")
@@ -355,6 +363,8 @@ class RoomSocket(asyncio.Protocol):
             self._reject(400, "Bad Request")
         elif code is None:
             self._reject(404, "Not Found")
+        elif self.handoff is not None and not self.handoff.mine(code) and self._pass_on(code, raw):
+            return
         else:
             config = self.config
             if config.ws_per_message_deflate:
@@ -372,6 +382,24 @@ class RoomSocket(asyncio.Protocol):
             self.services.metrics.sockets += 1
             self.sockets.add(self)
             self._run(code)
+
+    def _pass_on(self, code: str, raw: bytes) -> bool:
+        """Give the connection to the worker that owns room ``code`` (:mod:`.handoff`): it
+        answers the handshake (``raw``, the bytes read so far). True once it has it."""
+        assert self.transport is not None and self.handoff is not None
+        own = self.transport.get_extra_info("socket")
+        if own is None:
+            return False
+        copy = socket.socket(fileno=os.dup(own.fileno()))
+        try:
+            if not self.handoff.pass_on(code, copy, raw):
+                return False
+        finally:
+            copy.close()
+        self._gone = True  # this end reads and writes nothing more; the owner has the socket
+        self.transport.pause_reading()
+        self.transport.close()
+        return True
 
     def _reject(self, status: int, reason: str, extra: str = "") -> None:
         body = reason.encode()

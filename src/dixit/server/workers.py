@@ -81,6 +81,8 @@ class _Spec:
     index: int
     listener: socket.socket
     lifeline: socket.socket  # EOF once the supervisor is gone
+    workers: int
+    handoff_dir: str  # where each worker takes the room sockets others pass it (handoff.py)
 
 
 class WorkerTag(logging.Filter):
@@ -172,6 +174,7 @@ class Supervisor:
         self.restarts = 0
         self._stop = asyncio.Event()
         self._broker_dir: str | None = None
+        self._handoff_dir = ""
 
     async def run(self) -> int:
         loop = asyncio.get_running_loop()
@@ -187,6 +190,7 @@ class Supervisor:
             await broker.start()
             config = replace(config, pubsub=broker.url)
             log.info("local fan-out broker on %s", broker.path)
+        self._handoff_dir = tempfile.mkdtemp(prefix="dixit-handoff-")
         try:
             keepers = [
                 asyncio.create_task(self._keep(index, config))
@@ -217,12 +221,21 @@ class Supervisor:
                 await broker.stop()
             if self._broker_dir is not None:
                 shutil.rmtree(self._broker_dir, ignore_errors=True)
+            shutil.rmtree(self._handoff_dir, ignore_errors=True)
         log.info("stopped")
         return 0
 
     async def _keep(self, index: int, config: ServerConfig) -> None:
         """Worker ``index``, started again whenever it exits, until the supervisor stops."""
-        spec = _Spec(config, self.options, index, self.listener, self._worker_end)
+        spec = _Spec(
+            config,
+            self.options,
+            index,
+            self.listener,
+            self._worker_end,
+            self.workers,
+            self._handoff_dir,
+        )
         pause = BACKOFF_S[0]
         while not self._stop.is_set():
             started = time.monotonic()
@@ -351,6 +364,7 @@ def worker_main(spec: _Spec) -> None:
     import uvicorn
 
     from .app import create_app
+    from .handoff import Handoff
     from .websocket import RoomSocket
 
     name = f"{spec.index}:{os.getpid()}"
@@ -363,16 +377,63 @@ def worker_main(spec: _Spec) -> None:
     if problem:
         log.error("cannot start: %s", problem)
         sys.exit(2)
-    server = uvicorn.Server(
+    config = replace(spec.config, workers=spec.workers, worker=spec.index)
+    handoff = Handoff(spec.handoff_dir, spec.index, spec.workers)
+    socket_class = RoomSocket.tagged([(HEADER, name.encode())], handoff)
+    server = _worker_server()(
         uvicorn.Config(
-            _NameWorker(create_app(spec.config), name),
+            _NameWorker(create_app(config), name),
             log_level=spec.options.log_level,
             log_config=log_config,
-            ws=RoomSocket.tagged([(HEADER, name.encode())]),
+            ws=socket_class,
             ws_max_size=64 * 1024,
             ws_per_message_deflate=spec.options.ws_compression,
             ws_ping_interval=20,
             ws_ping_timeout=30,
         )
     )
+    server.handoff, server.socket_class = handoff, socket_class
     server.run(sockets=[spec.listener])
+
+
+def _worker_server() -> type[Any]:
+    """uvicorn's server, also taking the room sockets other workers pass to this one."""
+    import uvicorn
+
+    from .handoff import Handoff
+    from .websocket import RoomSocket
+
+    class WorkerServer(uvicorn.Server):
+        handoff: Handoff
+        socket_class: type[RoomSocket]
+        _taking: asyncio.Task[None] | None = None
+
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets=sockets)
+            self._taking = asyncio.get_running_loop().create_task(self.handoff.serve(self._take))
+
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            if self._taking is not None:
+                self._taking.cancel()
+            self.handoff.close()
+            await super().shutdown(sockets=sockets)
+
+        def _take(self, connection: socket.socket, request: bytes) -> None:
+            """A connection another worker passed on: answer it as if accepted here."""
+            task = asyncio.get_running_loop().create_task(self._adopt(connection, request))
+            self.server_state.tasks.add(task)
+            task.add_done_callback(self.server_state.tasks.discard)
+
+        async def _adopt(self, connection: socket.socket, request: bytes) -> None:
+            protocol = self.socket_class(
+                config=self.config, server_state=self.server_state, app_state=self.lifespan.state
+            )
+            try:
+                loop = asyncio.get_running_loop()
+                await loop.connect_accepted_socket(lambda: protocol, connection)
+            except OSError:  # the client is gone already
+                connection.close()
+                return
+            protocol.data_received(request)
+
+    return WorkerServer

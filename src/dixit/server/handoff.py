@@ -1,0 +1,140 @@
+"""Under ``dixit serve --workers N``, every socket of a room is served by one worker.
+
+The kernel hands each new connection to any worker. A room whose sockets were spread over
+workers works (each change reaches the others through the fan-out and is read back from the
+store), but costs every worker the room: one move was a write on one worker and a read, a
+fan-out delivery and four views on the other — about three times the CPU of a room served by
+one process. So a worker that receives the opening handshake of a room another worker owns
+(the owner of ``/ws/CODE`` is ``crc32(CODE) mod N``) passes the connection on before answering
+it: the socket's descriptor and the request's bytes go to the owner over a Unix socket
+(``SCM_RIGHTS``), and the owner answers the handshake as if it had accepted the connection.
+When the owner cannot take it (it is restarting), the worker serves the socket itself.
+"""
+
+from __future__ import annotations
+
+import array
+import asyncio
+import contextlib
+import logging
+import os
+import socket
+import zlib
+from collections.abc import Callable
+from pathlib import Path
+
+log = logging.getLogger("dixit.server")
+
+MAX_REQUEST = 64 * 1024  # a handshake request larger than this is served where it landed
+
+
+def owner(code: str, workers: int) -> int:
+    """The worker (1 … ``workers``) that serves room ``code``'s sockets."""
+    return zlib.crc32(code.encode()) % workers + 1
+
+
+def inbox_path(directory: str, index: int) -> str:
+    return str(Path(directory) / f"handoff-{index}.sock")
+
+
+class Handoff:
+    """One worker's side: passing connections to their owners, taking those passed to it."""
+
+    def __init__(self, directory: str, index: int, workers: int) -> None:
+        self.directory = directory
+        self.index = index
+        self.workers = workers
+        self.passed = 0  # connections given to their owner
+        self.taken = 0  # connections received from another worker
+        self._peers: dict[int, socket.socket] = {}
+        self._inbox: socket.socket | None = None
+
+    def mine(self, code: str) -> bool:
+        return owner(code, self.workers) == self.index
+
+    def pass_on(self, code: str, connection: socket.socket, request: bytes) -> bool:
+        """Give ``connection`` (and the request read from it) to the owner of ``code``; False
+        when it cannot take it now (serve it here then). The caller closes its own copy."""
+        if len(request) > MAX_REQUEST:
+            return False
+        index = owner(code, self.workers)
+        try:
+            peer = self._peers.get(index)
+            if peer is None:
+                peer = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+                peer.setblocking(False)
+                peer.connect(inbox_path(self.directory, index))
+                self._peers[index] = peer
+            peer.sendmsg(
+                [request],
+                [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [connection.fileno()]))],
+            )
+        except OSError as error:  # restarting, or its inbox is full: serve it here
+            stale = self._peers.pop(index, None)
+            if stale is not None:
+                stale.close()
+            log.debug("worker %d cannot take a socket of %s now: %s", index, code, error)
+            return False
+        self.passed += 1
+        return True
+
+    async def serve(self, take: Callable[[socket.socket, bytes], None]) -> None:
+        """Receive the connections other workers pass here and ``take`` each (a socket in
+        blocking mode off, and the request bytes already read from it), until cancelled."""
+        path = inbox_path(self.directory, self.index)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)  # left by this worker's previous life
+        inbox = self._inbox = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        inbox.bind(path)
+        inbox.listen(64)
+        inbox.setblocking(False)
+        loop = asyncio.get_running_loop()
+        readers: list[socket.socket] = []
+        try:
+            while True:
+                peer, _ = await loop.sock_accept(inbox)
+                peer.setblocking(False)
+                readers.append(peer)
+                loop.add_reader(peer.fileno(), self._receive, peer, take, readers)
+        finally:
+            for peer in readers:
+                loop.remove_reader(peer.fileno())
+                peer.close()
+            inbox.close()
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(path)
+
+    def _receive(
+        self,
+        peer: socket.socket,
+        take: Callable[[socket.socket, bytes], None],
+        readers: list[socket.socket],
+    ) -> None:
+        try:
+            request, fds, _, _ = socket.recv_fds(peer, MAX_REQUEST, 4)
+        except BlockingIOError:
+            return
+        except OSError:
+            request, fds = b"", []
+        if not request and not fds:  # the other worker is gone
+            asyncio.get_running_loop().remove_reader(peer.fileno())
+            readers.remove(peer)
+            peer.close()
+            return
+        for extra in fds[1:]:
+            os.close(extra)
+        if not fds:
+            return
+        connection = socket.socket(fileno=fds[0])
+        connection.setblocking(False)
+        self.taken += 1
+        try:
+            take(connection, request)
+        except Exception:
+            log.exception("could not take a socket passed by another worker")
+            connection.close()
+
+    def close(self) -> None:
+        for peer in self._peers.values():
+            peer.close()
+        self._peers.clear()
