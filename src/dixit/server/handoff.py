@@ -46,7 +46,6 @@ class Handoff:
         self.workers = workers
         self.passed = 0  # connections given to their owner
         self.taken = 0  # connections received from another worker
-        self._peers: dict[int, socket.socket] = {}
         self._inbox: socket.socket | None = None
 
     def mine(self, code: str) -> bool:
@@ -58,23 +57,22 @@ class Handoff:
         if len(request) > MAX_REQUEST:
             return False
         index = owner(code, self.workers)
+        # A connection of its own for each socket passed: connecting fails at once when the
+        # owner is down (a kept connection to a worker that died could still take a message,
+        # and the socket in it would be lost with the worker).
+        peer = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
-            peer = self._peers.get(index)
-            if peer is None:
-                peer = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-                peer.setblocking(False)
-                peer.connect(inbox_path(self.directory, index))
-                self._peers[index] = peer
+            peer.setblocking(False)
+            peer.connect(inbox_path(self.directory, index))
             peer.sendmsg(
                 [request],
                 [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [connection.fileno()]))],
             )
         except OSError as error:  # restarting, or its inbox is full: serve it here
-            stale = self._peers.pop(index, None)
-            if stale is not None:
-                stale.close()
             log.debug("worker %d cannot take a socket of %s now: %s", index, code, error)
             return False
+        finally:
+            peer.close()
         self.passed += 1
         return True
 
@@ -89,12 +87,12 @@ class Handoff:
         inbox.listen(64)
         inbox.setblocking(False)
         loop = asyncio.get_running_loop()
-        readers: list[socket.socket] = []
+        readers: set[socket.socket] = set()
         try:
             while True:
                 peer, _ = await loop.sock_accept(inbox)
                 peer.setblocking(False)
-                readers.append(peer)
+                readers.add(peer)
                 loop.add_reader(peer.fileno(), self._receive, peer, take, readers)
         finally:
             for peer in readers:
@@ -108,19 +106,18 @@ class Handoff:
         self,
         peer: socket.socket,
         take: Callable[[socket.socket, bytes], None],
-        readers: list[socket.socket],
+        readers: set[socket.socket],
     ) -> None:
+        """One passed socket (the message its sender connected for), then that link closes."""
         try:
             request, fds, _, _ = socket.recv_fds(peer, MAX_REQUEST, 4)
         except BlockingIOError:
             return
         except OSError:
             request, fds = b"", []
-        if not request and not fds:  # the other worker is gone
-            asyncio.get_running_loop().remove_reader(peer.fileno())
-            readers.remove(peer)
-            peer.close()
-            return
+        asyncio.get_running_loop().remove_reader(peer.fileno())
+        readers.discard(peer)
+        peer.close()
         for extra in fds[1:]:
             os.close(extra)
         if not fds:
@@ -133,8 +130,3 @@ class Handoff:
         except Exception:
             log.exception("could not take a socket passed by another worker")
             connection.close()
-
-    def close(self) -> None:
-        for peer in self._peers.values():
-            peer.close()
-        self._peers.clear()

@@ -415,7 +415,6 @@ def _worker_server() -> type[Any]:
         async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
             if self._taking is not None:
                 self._taking.cancel()
-            self.handoff.close()
             await super().shutdown(sockets=sockets)
 
         def _take(self, connection: socket.socket, request: bytes) -> None:
