@@ -20,7 +20,7 @@ import pytest
 from dixit.server.driver import lease_name
 from dixit.server.room import Room
 
-from .hubs import TTL_S, CountingStore, create, processes, run, stored, until, until_async
+from .hubs import TTL_S, CountingStore, Proc, create, processes, run, stored, until, until_async
 from .test_pubsub import REDIS_URL, _redis_unreachable
 
 
@@ -138,6 +138,19 @@ def test_computer_players_act_once_per_phase_and_the_lease_moves_when_its_holder
     run(main)
 
 
+async def _games_in_play(proc: Proc, count: int) -> list[Room]:
+    """``count`` games in play on ``proc`` (Ann and two computer players; Ann's clue waits),
+    once ``proc`` drives them all."""
+    rooms = []
+    for _ in range(count):
+        code, (ann,) = await create(proc, [], bots=2, first_storyteller="host")
+        socket = await proc.connect(code, ann)
+        assert (await socket.send("start_game"))["type"] == "ack"
+        rooms.append(await proc.room(code))
+    await until(lambda: all(r.driver.driving for r in rooms), "it drives every room")
+    return rooms
+
+
 def test_one_write_renews_every_lease_of_a_process_and_a_lease_taken_elsewhere_stops_it(
     tmp_path: Path,
 ) -> None:
@@ -147,13 +160,7 @@ def test_one_write_renews_every_lease_of_a_process_and_a_lease_taken_elsewhere_s
 
     async def main() -> None:
         async with processes(tmp_path, "memory://", count=1) as (a,):
-            rooms = []
-            for _ in range(4):
-                code, (ann,) = await create(a, [], bots=2, first_storyteller="host")
-                socket = await a.connect(code, ann)
-                assert (await socket.send("start_game"))["type"] == "ack"  # Ann's clue: waits
-                rooms.append(await a.room(code))
-            await until(lambda: all(r.driver.driving for r in rooms), "a drives every room")
+            rooms = await _games_in_play(a, 4)
             keeper = a.hub.services.leases
             db = sqlite3.connect(tmp_path / "dixit.sqlite3")
 
@@ -195,13 +202,7 @@ def test_leases_that_run_out_while_renewals_fail_wait_for_the_keeper_not_each_dr
 
     async def main() -> None:
         async with processes(tmp_path, "memory://", count=1) as (a,):
-            rooms = []
-            for _ in range(3):
-                code, (ann,) = await create(a, [], bots=2, first_storyteller="host")
-                socket = await a.connect(code, ann)
-                assert (await socket.send("start_game"))["type"] == "ack"  # Ann's clue: waits
-                rooms.append(await a.room(code))
-            await until(lambda: all(r.driver.driving for r in rooms), "a drives every room")
+            rooms = await _games_in_play(a, 3)
             gains = [r.driver.gains for r in rooms]
             CountingStore.busy_renewals = True
             takes = CountingStore.lease_takes
