@@ -5,7 +5,11 @@ message; the store keeps working once the fault is gone."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import fcntl
+import os
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -121,31 +125,37 @@ def test_a_full_disk_is_a_coded_error_and_writes_resume_after_it(tmp_path: Path)
     asyncio.run(main())
 
 
+@contextlib.contextmanager
+def _another_servers_turn(path: Path) -> Iterator[None]:
+    """Another server process holding the writers' turn on ``path`` (its ``-writers`` lock)."""
+    other = os.open(str(path) + "-writers", os.O_RDWR)
+    fcntl.flock(other, fcntl.LOCK_EX)
+    try:
+        yield
+    finally:
+        fcntl.flock(other, fcntl.LOCK_UN)
+        os.close(other)
+
+
 def test_servers_sharing_a_file_take_turns_to_write(tmp_path: Path) -> None:
     """Server processes on one file queue on its writers' lock (``<file>-writers``) rather
     than polling SQLite's: a write waits (off the event loop) while another server holds the
     turn, and goes through the moment it is given back."""
-    import fcntl
-    import os
-
     path = tmp_path / "db.sqlite3"
 
     async def main() -> None:
         store = SQLiteEventStore(path, lock_wait_s=5.0)
         await store.open()
         await store.append("A:1", 0, [{"n": 1}])
-        other = os.open(str(path) + "-writers", os.O_RDWR)  # another server's turn
-        fcntl.flock(other, fcntl.LOCK_EX)
-        write = asyncio.create_task(store.append("A:1", 1, [{"n": 2}]))
-        await asyncio.sleep(0.3)  # it looked for its turn on the loop, then waits on the lane
-        assert not write.done() and store.waiting == 1
-        # SQLite's own lock is free all along: the write waits for its turn, nothing else.
-        probe = sqlite3.connect(path, isolation_level=None)
-        probe.execute("BEGIN IMMEDIATE")
-        probe.execute("ROLLBACK")
-        probe.close()
-        fcntl.flock(other, fcntl.LOCK_UN)
-        os.close(other)
+        with _another_servers_turn(path):
+            write = asyncio.create_task(store.append("A:1", 1, [{"n": 2}]))
+            await asyncio.sleep(0.3)  # it looked for its turn on the loop, then waits on the lane
+            assert not write.done() and store.waiting == 1
+            # SQLite's own lock is free all along: the write waits for its turn, nothing else.
+            probe = sqlite3.connect(path, isolation_level=None)
+            probe.execute("BEGIN IMMEDIATE")
+            probe.execute("ROLLBACK")
+            probe.close()
         assert await asyncio.wait_for(write, 5) == 2
         assert [e.version for e in await store.read("A:1")] == [1, 2]
         await store.close()
@@ -154,20 +164,13 @@ def test_servers_sharing_a_file_take_turns_to_write(tmp_path: Path) -> None:
 
 
 def test_a_turn_held_too_long_ends_in_store_busy(tmp_path: Path) -> None:
-    import fcntl
-    import os
-
     path = tmp_path / "db.sqlite3"
 
     async def main() -> None:
         store = SQLiteEventStore(path, lock_wait_s=0.3)
         await store.open()
-        other = os.open(str(path) + "-writers", os.O_RDWR)
-        fcntl.flock(other, fcntl.LOCK_EX)
-        with pytest.raises(StoreBusy):
+        with _another_servers_turn(path), pytest.raises(StoreBusy):
             await store.append("A:1", 0, [{"n": 1}])
-        fcntl.flock(other, fcntl.LOCK_UN)
-        os.close(other)
         assert await store.append("A:1", 0, [{"n": 1}]) == 1  # and works again at once
         await store.close()
 

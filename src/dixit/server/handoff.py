@@ -44,9 +44,6 @@ class Handoff:
         self.directory = directory
         self.index = index
         self.workers = workers
-        self.passed = 0  # connections given to their owner
-        self.taken = 0  # connections received from another worker
-        self._inbox: socket.socket | None = None
 
     def mine(self, code: str) -> bool:
         return owner(code, self.workers) == self.index
@@ -73,7 +70,6 @@ class Handoff:
             return False
         finally:
             peer.close()
-        self.passed += 1
         return True
 
     async def serve(self, take: Callable[[socket.socket, bytes], None]) -> None:
@@ -82,7 +78,7 @@ class Handoff:
         path = inbox_path(self.directory, self.index)
         with contextlib.suppress(FileNotFoundError):
             os.unlink(path)  # left by this worker's previous life
-        inbox = self._inbox = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        inbox = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         inbox.bind(path)
         inbox.listen(64)
         inbox.setblocking(False)
@@ -124,7 +120,6 @@ class Handoff:
             return
         connection = socket.socket(fileno=fds[0])
         connection.setblocking(False)
-        self.taken += 1
         try:
             take(connection, request)
         except Exception:

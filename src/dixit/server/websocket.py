@@ -229,7 +229,6 @@ class RoomSocket(asyncio.Protocol):
         "_ping_payload",
         "_pinged",
         "_reading_paused",
-        "_task",
         "_waiter",
         "_writing_paused",
         "config",
@@ -270,7 +269,6 @@ class RoomSocket(asyncio.Protocol):
         self._pinged = 0.0  # when our unanswered ping went out (0: none)
         self._ping_payload = b""
         self._arrived = 0.0  # when the command now being handled arrived (for /metrics)
-        self._task: asyncio.Task[None] | None = None
         self.max_size: int = config.ws_max_size
         limits: Limits = self.services.hub.services.config.limits
         self.max_buffer = limits.send_buffer_bytes
@@ -541,8 +539,10 @@ class RoomSocket(asyncio.Protocol):
         self._wake()
 
     def _peer_closed(self, payload: bytes) -> None:
-        code = RESTART if not payload else int.from_bytes(payload[:2], "big")
-        if len(payload) == 1 or (payload and not (code in PEER_CLOSE_CODES or 3000 <= code < 5000)):
+        code = int.from_bytes(payload[:2], "big")  # 0 for an empty close frame: no code
+        if len(payload) == 1 or (
+            payload and code not in PEER_CLOSE_CODES and not 3000 <= code < 5000
+        ):
             self.fail(PROTOCOL_ERROR, "invalid close frame")
             return
         try:
@@ -671,7 +671,6 @@ class RoomSocket(asyncio.Protocol):
         task = asyncio.get_running_loop().create_task(
             self.services.handler(self, self.services.hub, code)
         )
-        self._task = task
         tasks: set[asyncio.Task[None]] = self.server_state.tasks
         tasks.add(task)
         task.add_done_callback(tasks.discard)
