@@ -157,10 +157,18 @@ class SQLiteEventStore:
 
     async def _checkpoint_loop(self, every_s: float = 1.0) -> None:
         loop = asyncio.get_running_loop()
-        db = await loop.run_in_executor(self._checkpoints, self._connect, 0)
+        db = None
         try:
             while True:
                 await asyncio.sleep(every_s)
+                if db is None:
+                    # Opening reads the file (its page cache is set), which another connection
+                    # may hold a moment: try again next time rather than stop checkpointing.
+                    # (A PASSIVE checkpoint never waits on the busy timeout.)
+                    with contextlib.suppress(sqlite3.Error):
+                        db = await loop.run_in_executor(self._checkpoints, self._connect, 1000)
+                    if db is None:
+                        continue
                 if self._writes:
                     self._writes = 0
                     with contextlib.suppress(sqlite3.Error):  # a full disk: retried next second
@@ -168,7 +176,8 @@ class SQLiteEventStore:
                             self._checkpoints, db.execute, "PRAGMA wal_checkpoint(PASSIVE)"
                         )
         finally:
-            db.close()
+            if db is not None:
+                db.close()
 
     async def close(self) -> None:
         if self._checkpointer is not None:
