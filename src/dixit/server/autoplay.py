@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import logging
 import time
 import weakref
@@ -273,20 +274,28 @@ class Autoplay:
                 if planned[0] > 0:
                     await asyncio.sleep(min(planned[0], 1.0))  # look again: people move too
                     continue
-                await self._retrying("a computer player's move", self._move)
+                # The move is decided without the room's lock: a computer player may think for
+                # seconds (its deck's card book, its reading of the pictures, in threads), and
+                # meanwhile players must still join, reconnect and move.
+                seat, state = planned[1], room.state
+                command = await self.decide(seat)
+                move = functools.partial(self._move, seat, state, command)
+                await self._retrying("a computer player's move", move)
         finally:
             if self._runner is asyncio.current_task():
                 self._runner = None
 
-    async def _move(self) -> bool:
-        """The next computer player's move, if it is due (under the room's lock)."""
+    async def _move(
+        self, seat: SeatRecord, decided_on: GameState | None, command: Command | None
+    ) -> bool:
+        """Play ``command``, decided for ``seat`` on the state ``decided_on``, if that is still
+        the room's state and the seat still the one due (under the room's lock); else nothing:
+        the loop plans and decides again."""
         room = self.room
-        planned = self._wait(time.monotonic())
-        if planned is None or planned[0] > 0:
+        if room.state is not decided_on or command is None:
             return True
-        seat = planned[1]
-        command = await self.decide(seat)
-        if command is None:
+        planned = self._wait(time.monotonic())
+        if planned is None or planned[0] > 0 or planned[1].id != seat.id:
             return True
         await self._play(seat.id, command, f"bot:{seat.id}")
         gap = room_random(room.data.seed, room.data.game_number, room.version, "gap").uniform(*GAP)
