@@ -80,7 +80,11 @@ class Handoff:
             os.unlink(path)  # left by this worker's previous life
         inbox = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         inbox.bind(path)
-        inbox.listen(64)
+        # Players of a room tend to arrive together (a rematch, a whole server restarting):
+        # a short queue refused passes, and each refused socket was served here instead,
+        # splitting its room's sockets over two workers (64 left about one in ten of 4,000
+        # sockets connecting at once on a worker that was not theirs).
+        inbox.listen(socket.SOMAXCONN)
         inbox.setblocking(False)
         loop = asyncio.get_running_loop()
         readers: set[socket.socket] = set()
