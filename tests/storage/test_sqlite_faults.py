@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from dixit.storage import RoomRecord, SQLiteEventStore, StoreBusy, StoreFull
+from dixit.storage import RoomRecord, SQLiteEventStore, StoreBusy, StoreFull, VersionConflict
 
 
 def _outside_writer(path: Path) -> sqlite3.Connection:
@@ -172,6 +172,41 @@ def test_a_turn_held_too_long_ends_in_store_busy(tmp_path: Path) -> None:
         with _another_servers_turn(path), pytest.raises(StoreBusy):
             await store.append("A:1", 0, [{"n": 1}])
         assert await store.append("A:1", 0, [{"n": 1}]) == 1  # and works again at once
+        await store.close()
+
+    asyncio.run(main())
+
+
+def test_writes_of_one_loop_turn_share_one_commit_and_a_refused_one_undoes_only_itself(
+    tmp_path: Path,
+) -> None:
+    """Group commit: appends made together are one transaction; a version conflict among them
+    fails alone, and the others are stored and acknowledged."""
+    path = tmp_path / "db.sqlite3"
+
+    async def main() -> None:
+        store = SQLiteEventStore(path)
+        await store.open()
+        await store.append("A:1", 0, [{"n": 1}])
+        statements: list[str] = []
+        assert store._db is not None
+        store._db.set_trace_callback(statements.append)
+        results = await asyncio.gather(
+            store.append("A:1", 1, [{"n": 2}]),
+            store.append("A:1", 1, [{"n": "late"}]),  # the same version again: refused
+            *(store.append(f"B{i}:1", 0, [{"n": i}, {"n": i + 1}]) for i in range(5)),
+            store.put_room(RoomRecord("A", {"s": 1}), 0),
+            return_exceptions=True,
+        )
+        store._db.set_trace_callback(None)
+        assert results[0] == 2 and isinstance(results[1], VersionConflict)
+        assert results[2:] == [2, 2, 2, 2, 2, 1]
+        assert statements.count("BEGIN IMMEDIATE") == 1 and statements.count("COMMIT") == 1
+        assert [e.data for e in await store.read("A:1")] == [{"n": 1}, {"n": 2}]
+        for i in range(5):
+            assert [e.version for e in await store.read(f"B{i}:1")] == [1, 2]
+        assert await store.load_room("A") == {"s": 1}
+        assert store.waiting == 0
         await store.close()
 
     asyncio.run(main())

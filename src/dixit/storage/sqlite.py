@@ -6,10 +6,16 @@ last ones. Such a commit is a few ``write()`` calls with no fsync, so it runs in
 each append to a worker thread cost more (every hand-off waits for the GIL, up to 5 ms, and
 capped the server near 200 appends a second under load).
 
+Writes are group commits: those made during one turn of the event loop are written together at
+its end, one transaction with a savepoint each (a refused one undoes only itself), and each
+waiter is answered once the commit is done. Under load that is one lock, one WAL append and one
+commit for many game actions; two ``--workers`` on one file otherwise spent their time handing
+the lock to each other.
+
 Inline work never waits for the database lock (``busy_timeout=0``): when another writer (a
 second process, an operator's ``sqlite3`` shell, a backup) holds it, the statement fails at
-once and the work moves to one writer thread with its own connection, which waits for the
-lock; while that lane has work queued every new write joins it, in order. The lane is bounded
+once and the batch moves to one writer thread with its own connection, which waits for the
+lock; while it is there every new write queues behind it, in order. The queue is bounded
 (:attr:`SQLiteEventStore.max_waiting` writes, each waiting at most ``lock_wait_s``): past that
 a write fails with :class:`StoreBusy` instead of piling up. A full disk is :class:`StoreFull`.
 
@@ -29,7 +35,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
@@ -115,7 +121,12 @@ class SQLiteEventStore:
         self._db: sqlite3.Connection | None = None
         self._lane_db: sqlite3.Connection | None = None
         self._lane = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dixit-sqlite")
-        self._waiting = 0  # work submitted to the lane and not finished
+        # Writes wait here for the end of the event loop's turn and are then written together,
+        # one transaction (see :meth:`_flush`).
+        self._queue: list[tuple[Work[Any], asyncio.Future[Any]]] = []
+        self._queued_since = 0.0  # when the oldest write queued came (loop time)
+        self._flushing: asyncio.Handle | None = None
+        self._on_lane = 0  # writes of the batch on the lane thread (0: none there)
         self._checkpoints = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dixit-ckpt")
         self._checkpointer: asyncio.Task[None] | None = None
         self._writes = 0
@@ -123,8 +134,9 @@ class SQLiteEventStore:
 
     @property
     def waiting(self) -> int:
-        """Writes queued behind a lock held elsewhere (0 in normal running)."""
-        return self._waiting
+        """Writes not yet written: queued behind a lock held elsewhere, or on the lane (0
+        between two turns of the event loop in normal running)."""
+        return len(self._queue) + self._on_lane
 
     def _connect(self, busy_timeout_ms: int) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
@@ -180,6 +192,8 @@ class SQLiteEventStore:
                 db.close()
 
     async def close(self) -> None:
+        while self._queue or self._on_lane:  # writes accepted before: written first
+            await asyncio.sleep(TURN_POLL_S)
         if self._checkpointer is not None:
             self._checkpointer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -207,9 +221,9 @@ class SQLiteEventStore:
 
     async def _run(self, work: Work[T], *, read: bool = False) -> T:
         if read:
-            return await self._route(work, read=True)
+            return await self._read(work)
         try:
-            result = await self._route(work, read=False)
+            result = await self._write(work)
         except StoreBusy:
             raise
         except StorageError as error:
@@ -218,69 +232,120 @@ class SQLiteEventStore:
         self._failing = None
         return result
 
-    async def _route(self, work: Work[T], *, read: bool) -> T:
-        """``work`` inline (on the event loop, in one go) when this process can write now.
-
-        A write waits for the writers' turn (:meth:`_take_turn`) here, polling every
-        :data:`TURN_POLL_S`: another server's turn lasts one transaction, tens of µs. Waiting
-        for it on the lane thread instead made a convoy: a thread holding the turn must also
-        get the GIL, which the event loop hands over only every 5 ms. Only a write that meets
-        SQLite's lock held by another program, or waits longer than :data:`TURN_WAIT_S`, goes
-        to the lane, and later writes queue behind it there (in order). A read runs inline
-        (WAL readers need no lock); only a rare busy read (WAL recovery) moves to the lane."""
+    async def _read(self, work: Work[T]) -> T:
+        """Inline (WAL readers need no lock); only a rare busy read (WAL recovery) moves to
+        the lane."""
         if self._db is None:
             raise RuntimeError("the store is not open")
-        if read:
-            try:
-                return _attempt(self._db, work)
-            except _Busy:
-                pass
-        else:
-            loop = asyncio.get_running_loop()
-            until = loop.time() + TURN_WAIT_S
-            while not self._waiting:
-                if self._take_turn(wait=False):
-                    try:
-                        return _attempt(self._db, work)
-                    except _Busy:
-                        break  # another program holds SQLite's lock: wait on the lane
-                    finally:
-                        self._end_turn()
-                if loop.time() >= until:
-                    break
-                await asyncio.sleep(TURN_POLL_S)
-        if self._waiting >= self.max_waiting:
-            raise StoreBusy(f"{self._waiting} writes already wait for the database lock")
-        self._waiting += 1
         try:
-            lane = functools.partial(self._on_lane, work, read)
-            return await asyncio.get_running_loop().run_in_executor(self._lane, lane)
-        finally:
-            self._waiting -= 1
+            return _attempt(self._db, work)
+        except _Busy:
+            pass
+        lane = functools.partial(self._read_on_lane, work)
+        return await asyncio.get_running_loop().run_in_executor(self._lane, lane)
 
-    def _on_lane(self, work: Work[T], read: bool) -> T:
+    def _read_on_lane(self, work: Work[T]) -> T:
         db = self._lane_db
         if db is None:
             raise RuntimeError("the store is not open")
         deadline = time.monotonic() + self.lock_wait_s
-        if not read:
-            while not self._take_turn(wait=True):
+        while True:
+            try:
+                return _attempt(db, work)
+            except _Busy:
                 if time.monotonic() >= deadline:
                     raise StoreBusy(
-                        f"other servers kept the database for over {self.lock_wait_s:g} s"
-                    )
+                        f"the database lock was held elsewhere for over {self.lock_wait_s:g} s"
+                    ) from None
+
+    async def _write(self, work: Work[T]) -> T:
+        """Queue ``work`` (a transaction's body) for this turn of the event loop's batch."""
+        if self._db is None:
+            raise RuntimeError("the store is not open")
+        if self.waiting >= self.max_waiting:
+            raise StoreBusy(f"{self.waiting} writes already wait for the database lock")
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        if not self._queue:
+            self._queued_since = loop.time()
+        self._queue.append((work, future))
+        if self._flushing is None and not self._on_lane:
+            self._flushing = loop.call_soon(self._flush)
+        return await future
+
+    def _flush(self) -> None:
+        """Write every queued write in one transaction, inline, when this process can write
+        now: one commit (one WAL append, one turn, one set of locks) for all the game actions
+        that arrived in one turn of the loop, and each in a savepoint of its own, so that one
+        refused write (a version conflict) undoes only itself.
+
+        The writers' turn (:meth:`_take_turn`) is polled every :data:`TURN_POLL_S`: another
+        server's turn lasts one transaction. Waiting for it on the lane thread instead made a
+        convoy: a thread holding the turn must also get the GIL, which the event loop hands
+        over only every 5 ms. Only a batch that meets SQLite's lock held by another program,
+        or has waited longer than :data:`TURN_WAIT_S`, goes to the lane; writes queue behind
+        it meanwhile (in order) and are written as the next batch."""
+        self._flushing = None
+        if not self._queue or self._on_lane or self._db is None:
+            return
+        loop = asyncio.get_running_loop()
+        if self._take_turn(wait=False):
+            batch, self._queue = self._queue, []
+            try:
+                outcomes = _write_all(self._db, [work for work, _ in batch])
+            except _Busy:  # another program holds SQLite's lock: wait on the lane
+                self._queue = batch + self._queue
+            except BaseException as error:  # the whole transaction failed (a full disk)
+                _settle(batch, [_Failed(error)] * len(batch))
+                return
+            else:
+                _settle(batch, outcomes)
+                return
+            finally:
+                self._end_turn()
+        elif loop.time() - self._queued_since < TURN_WAIT_S:
+            self._flushing = loop.call_later(TURN_POLL_S, self._flush)
+            return
+        self._to_lane(loop)
+
+    def _to_lane(self, loop: asyncio.AbstractEventLoop) -> None:
+        batch, self._queue = self._queue, []
+        self._on_lane = len(batch)
+        works = [work for work, _ in batch]
+        done = loop.run_in_executor(self._lane, self._write_on_lane, works)
+        done.add_done_callback(functools.partial(self._lane_done, batch))
+
+    def _lane_done(self, batch: list[tuple[Work[Any], asyncio.Future[Any]]], done: Any) -> None:
+        self._on_lane = 0
+        error = None if done.cancelled() else done.exception()
+        if done.cancelled() or error is not None:
+            failure = _Failed(error or StoreBusy("the store closed before the write"))
+            _settle(batch, [failure] * len(batch))
+        else:
+            _settle(batch, done.result())
+        if self._queue and self._flushing is None:  # what came meanwhile: inline if it can
+            self._queued_since = asyncio.get_running_loop().time()
+            self._flushing = asyncio.get_running_loop().call_soon(self._flush)
+
+    def _write_on_lane(self, works: list[Work[Any]]) -> list[Any]:
+        db = self._lane_db
+        if db is None:
+            raise RuntimeError("the store is not open")
+        deadline = time.monotonic() + self.lock_wait_s
+        while not self._take_turn(wait=True):
+            if time.monotonic() >= deadline:
+                raise StoreBusy(f"other servers kept the database for over {self.lock_wait_s:g} s")
         try:
             while True:
                 try:
-                    return _attempt(db, work)
+                    return _write_all(db, works)
                 except _Busy:
                     if time.monotonic() >= deadline:
                         raise StoreBusy(
                             f"the database lock was held elsewhere for over {self.lock_wait_s:g} s"
                         ) from None
         finally:
-            if not read:
-                self._end_turn()
+            self._end_turn()
 
     def _take_turn(self, wait: bool) -> bool:
         """Take this database's writers' lock (an OS lock on ``<file>-writers``), that the
@@ -333,27 +398,19 @@ class SQLiteEventStore:
             room_row = (room.code, _dumps(room.data), time.time())
 
         def write(db: sqlite3.Connection) -> int:
-            # The hot path (one append per game action): BEGIN … COMMIT spelled out rather
-            # than through :func:`_transaction`'s context manager, same statements.
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                (current,) = db.execute(
-                    "SELECT COALESCE(MAX(version), 0) FROM events WHERE stream = ?", (stream,)
-                ).fetchone()
-                if current != expected_version:
-                    raise VersionConflict(stream, expected_version, current)
-                if room_row is not None and room_version is not None:
-                    _check_room(db, room_row[0], room_version)
-                if len(rows) == 1:
-                    db.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?)", rows[0])
-                else:
-                    db.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?)", rows)
-                if room_row is not None:
-                    _upsert_room(db, *room_row)
-                db.execute("COMMIT")
-            except BaseException:
-                _rollback(db)
-                raise
+            (current,) = db.execute(
+                "SELECT COALESCE(MAX(version), 0) FROM events WHERE stream = ?", (stream,)
+            ).fetchone()
+            if current != expected_version:
+                raise VersionConflict(stream, expected_version, current)
+            if room_row is not None and room_version is not None:
+                _check_room(db, room_row[0], room_version)
+            if len(rows) == 1:
+                db.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?)", rows[0])
+            else:
+                db.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?)", rows)
+            if room_row is not None:
+                _upsert_room(db, *room_row)
             self._writes += 1
             return expected_version + len(rows)
 
@@ -374,8 +431,7 @@ class SQLiteEventStore:
         text = _dumps(room.data)
 
         def write(db: sqlite3.Connection) -> None:
-            with _transaction(db):
-                _upsert_room(db, room.code, text, time.time())
+            _upsert_room(db, room.code, text, time.time())
             self._writes += 1
 
         await self._run(write)
@@ -401,16 +457,15 @@ class SQLiteEventStore:
 
         def write(db: sqlite3.Connection) -> int:
             now = time.time()
-            with _transaction(db):
-                if command is not None:
-                    added = db.execute(
-                        "INSERT INTO commands VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                        (room.code, command.actor, command.command_id, now),
-                    ).rowcount
-                    if not added:
-                        raise DuplicateCommand(room.code, command.actor, command.command_id)
-                _check_room(db, room.code, expected_version)
-                _upsert_room(db, room.code, text, now)
+            if command is not None:
+                added = db.execute(
+                    "INSERT INTO commands VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                    (room.code, command.actor, command.command_id, now),
+                ).rowcount
+                if not added:
+                    raise DuplicateCommand(room.code, command.actor, command.command_id)
+            _check_room(db, room.code, expected_version)
+            _upsert_room(db, room.code, text, now)
             self._writes += 1
             return expected_version + 1
 
@@ -431,18 +486,17 @@ class SQLiteEventStore:
 
         def write(db: sqlite3.Connection) -> Lease | None:
             now = time.time()
-            with _transaction(db):
-                row = db.execute(
-                    "SELECT holder, epoch, expires FROM leases WHERE name = ?", (name,)
-                ).fetchone()
-                if row is not None and row[0] != holder and row[2] > now:
-                    return None
-                epoch = 1 if row is None else row[1] + (row[0] != holder or row[2] <= now)
-                db.execute(
-                    "INSERT INTO leases VALUES (?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET "
-                    "holder = excluded.holder, epoch = excluded.epoch, expires = excluded.expires",
-                    (name, holder, epoch, now + ttl_s),
-                )
+            row = db.execute(
+                "SELECT holder, epoch, expires FROM leases WHERE name = ?", (name,)
+            ).fetchone()
+            if row is not None and row[0] != holder and row[2] > now:
+                return None
+            epoch = 1 if row is None else row[1] + (row[0] != holder or row[2] <= now)
+            db.execute(
+                "INSERT INTO leases VALUES (?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET "
+                "holder = excluded.holder, epoch = excluded.epoch, expires = excluded.expires",
+                (name, holder, epoch, now + ttl_s),
+            )
             return Lease(name, holder, epoch, ttl_s, started + ttl_s)
 
         return await self._run(write)
@@ -457,14 +511,13 @@ class SQLiteEventStore:
 
         def write(db: sqlite3.Connection) -> dict[str, Lease]:
             now = time.time()
-            # One statement for every lease this process holds: in autocommit mode it is its
-            # own transaction (one write lock, no BEGIN/COMMIT round trips).
+            # One statement for every lease this process holds.
             cursor = db.execute(
                 "UPDATE leases SET expires = ? WHERE holder = ? AND expires > ? "
                 "AND name IN (SELECT value FROM json_each(?)) RETURNING name, epoch",
                 (now + ttl_s, holder, now, wanted),
             )
-            rows = cursor.fetchall()  # finishes the statement: its write commits now
+            rows = cursor.fetchall()
             return {
                 name: Lease(name, holder, epoch, ttl_s, started + ttl_s) for name, epoch in rows
             }
@@ -473,11 +526,10 @@ class SQLiteEventStore:
 
     async def release_lease(self, name: str, holder: str) -> None:
         def write(db: sqlite3.Connection) -> None:
-            with _transaction(db):
-                # Kept, expired, so that the next holder's epoch is higher.
-                db.execute(
-                    "UPDATE leases SET expires = 0 WHERE name = ? AND holder = ?", (name, holder)
-                )
+            # Kept, expired, so that the next holder's epoch is higher.
+            db.execute(
+                "UPDATE leases SET expires = 0 WHERE name = ? AND holder = ?", (name, holder)
+            )
 
         await self._run(write)
 
@@ -532,17 +584,75 @@ def _attempt(db: sqlite3.Connection, work: Work[T]) -> T:
         raise _coded(error) from None
 
 
-@contextlib.contextmanager
-def _transaction(db: sqlite3.Connection) -> Iterator[None]:
-    """BEGIN IMMEDIATE … COMMIT; on failure roll back only what SQLite has not already undone
-    (after SQLITE_FULL it has, and a second ROLLBACK would hide the cause)."""
-    db.execute("BEGIN IMMEDIATE")
+class _Failed:
+    """A write's outcome that is an exception (results are never exceptions, but this says it
+    plainly)."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+
+def _write_all(db: sqlite3.Connection, works: Sequence[Work[Any]]) -> list[Any]:
+    """Run ``works`` (transaction bodies) in one BEGIN IMMEDIATE … COMMIT, each in a savepoint
+    when there are several; their outcomes in order (:class:`_Failed` for a refused one).
+
+    Raises :class:`_Busy` when SQLite's lock is held elsewhere (nothing written), and a coded
+    error when the transaction as a whole failed: on a full disk SQLite undoes all of it, so
+    every write of the batch fails (none was acknowledged; a second ROLLBACK would only hide
+    the cause)."""
+    _execute(db, "BEGIN IMMEDIATE")
+    alone = len(works) == 1
+    outcomes: list[Any] = []
     try:
-        yield
-        db.execute("COMMIT")
+        for work in works:
+            if not alone:
+                db.execute("SAVEPOINT w")
+            try:
+                outcomes.append(work(db))
+            except Exception as error:
+                if isinstance(error, sqlite3.Error):
+                    if _primary(error) in (SQLITE_BUSY, SQLITE_LOCKED):
+                        raise _Busy from None
+                    if not db.in_transaction:
+                        raise _coded(error) from None
+                    error = _coded(error)
+                if alone:
+                    _rollback(db)
+                    return [_Failed(error)]
+                db.execute("ROLLBACK TO w")
+                db.execute("RELEASE w")
+                outcomes.append(_Failed(error))
+            else:
+                if not alone:
+                    db.execute("RELEASE w")
+        _execute(db, "COMMIT")
     except BaseException:
         _rollback(db)
         raise
+    return outcomes
+
+
+def _execute(db: sqlite3.Connection, statement: str) -> None:
+    try:
+        db.execute(statement)
+    except sqlite3.OperationalError as error:
+        if _primary(error) in (SQLITE_BUSY, SQLITE_LOCKED):
+            raise _Busy from None
+        raise _coded(error) from None
+    except sqlite3.DatabaseError as error:
+        raise _coded(error) from None
+
+
+def _settle(batch: Sequence[tuple[Work[Any], asyncio.Future[Any]]], outcomes: list[Any]) -> None:
+    for (_, future), outcome in zip(batch, outcomes, strict=True):
+        if future.done():  # its waiter was cancelled: the write stands all the same
+            continue
+        if isinstance(outcome, _Failed):
+            future.set_exception(outcome.error)
+        else:
+            future.set_result(outcome)
 
 
 def _rollback(db: sqlite3.Connection) -> None:
