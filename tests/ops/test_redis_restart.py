@@ -105,15 +105,16 @@ def test_presence_fails_coded_while_redis_is_down_and_beats_rebuild_it(
         presence = open_presence(own_redis.url)
         await presence.open()
         ann = Here("p1", "proc-a", "s1")
-        await presence.beat("R", ann, 30)
+        assert await presence.beat("R", [ann], 30) == [ann]
         own_redis.stop()
         with pytest.raises(PubSubUnavailable):
-            await presence.beat("R", ann, 30)
+            await presence.beat("R", [ann], 30)
         with pytest.raises(PubSubUnavailable):
             await presence.present("R")
         own_redis.start()
         assert await presence.present("R") == []  # lost with the restart
-        await presence.beat("R", ann, 30)
+        assert await presence.beat("R", [], 30) == []
+        assert await presence.beat("R", [ann], 30) == [ann]
         assert await presence.present("R") == [ann]
         await presence.close()
 

@@ -64,6 +64,32 @@ def test_messages_reach_every_subscribing_worker_in_order() -> None:
     asyncio.run(main())
 
 
+def test_a_publish_without_echo_skips_only_the_publisher_and_keeps_the_order() -> None:
+    """A room's change notes (``echo=False``): no round trip, and the publishing worker does not
+    read its own back; every other worker gets them in order with the echoed notes."""
+
+    async def main() -> None:
+        async with _broker() as broker:
+            a, b = open_pubsub(broker.url), open_pubsub(broker.url)
+            await a.open()
+            await b.open()
+            on_a, on_b = await a.subscribe("room:X"), await b.subscribe("room:X")
+            for i in range(20):
+                await a.publish("room:X", f"change {i}", echo=False)
+                await a.publish("room:X", f"note {i}")
+            expected = [m for i in range(20) for m in (f"change {i}", f"note {i}")]
+            assert [await _get(on_b) for _ in expected] == expected
+            assert [await _get(on_a) for _ in range(20)] == [f"note {i}" for i in range(20)]
+            await a.check()  # the broker has answered everything before: nothing more came
+            assert on_a._items is None and on_b._items is None
+            await a.close()
+            with pytest.raises(PubSubUnavailable):  # refused at once while the link is down
+                await a.publish("room:X", "lost", echo=False)
+            await b.close()
+
+    asyncio.run(main())
+
+
 def test_a_broker_restart_is_reported_as_a_gap_and_subscriptions_come_back() -> None:
     async def main() -> None:
         async with _broker() as broker:
@@ -117,18 +143,17 @@ def test_presence_from_every_worker_until_it_expires_or_leaves() -> None:
             await b.open()
             ann_a, ann_b = Here("p1", "w1", "s1"), Here("p1", "w2", "s9")
             bo = Here("p2", "w1", "s2")
-            await a.beat("R1", ann_a, 30)
-            await a.beat("R1", bo, 30)
-            await b.beat("R1", ann_b, 0.3)
+            assert await a.beat("R1", [ann_a, bo], 30) == [ann_a, bo]
+            assert await b.beat("R1", [ann_b], 0.3) == [ann_a, ann_b, bo]
             assert await b.present("R1") == [ann_a, ann_b, bo]
             await a.leave("R1", bo)
             assert await b.present("R1") == [ann_a, ann_b]
             await asyncio.sleep(0.5)  # worker 2 stopped beating
             assert await a.present("R1") == [ann_a]
-            await a.beat("R1", ann_a, 30)
-            assert await a.present("R1") == [ann_a]
+            assert await a.beat("R1", [ann_a], 30) == [ann_a]
+            assert await a.beat("R1", [], 30) == [ann_a]  # a room read, nothing renewed
             assert await a.present("R2") == []
-            await b.beat("R3", ann_b, 0.1)  # a worker that dies and nobody asks about R3
+            await b.beat("R3", [ann_b], 0.1)  # a worker that dies and nobody asks about R3
             assert broker.rooms_present == 2
             broker.sweep_every_s = 0.05
             await broker.stop()
@@ -138,7 +163,7 @@ def test_presence_from_every_worker_until_it_expires_or_leaves() -> None:
             await broker.stop()
             await asyncio.sleep(0.1)
             with pytest.raises(PubSubUnavailable):
-                await a.beat("R1", ann_a, 30)
+                await a.beat("R1", [ann_a], 30)
             await a.close()
             await b.close()
 

@@ -51,16 +51,16 @@ def test_entries_from_every_process_until_they_expire_or_leave(url: str) -> None
         ann_a = Here("p1", "proc-a", "s1")
         ann_b = Here("p1", "proc-b", "s9")  # the same seat on another process
         bo = Here("p2", "proc-a", "s2")
-        await a.beat(room, ann_a, 30)
-        await a.beat(room, bo, 30)
-        await b.beat(room, ann_b, 0.3)
+        assert await a.beat(room, [bo, ann_a], 30) == [ann_a, bo]  # sorted
+        assert await b.beat(room, [ann_b], 0.3) == [ann_a, ann_b, bo]
         assert await b.present(room) == [ann_a, ann_b, bo]
         await a.leave(room, bo)
         assert await b.present(room) == [ann_a, ann_b]
         await asyncio.sleep(0.5)  # proc-b died: no more beats
         assert await a.present(room) == [ann_a]
-        await a.beat(room, ann_a, 30)  # renewing keeps one entry
+        assert await a.beat(room, [ann_a], 30) == [ann_a]  # renewing keeps one entry
         assert await a.present(room) == [ann_a]
+        assert await a.beat(f"R{uuid.uuid4().hex[:10]}", [], 30) == []  # a read, nothing held
         assert await a.present(f"R{uuid.uuid4().hex[:10]}") == []
         for p in {id(a): a, id(b): b}.values():
             await p.close()

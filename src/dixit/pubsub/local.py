@@ -7,10 +7,13 @@ process on a Unix domain socket; every worker opens ``unix:///path/to/broker.soc
 Wire format, both ways: frames of a 4-byte big-endian length and a UTF-8 JSON array.
 
 - requests ``[op, id, …]``: ``sub``/``unsub`` channel, ``pub`` channel message,
-  ``beat`` room seat process socket ttl_s, ``leave`` room seat process socket, ``present``
-  room, ``ping``; the broker answers ``["r", id, result]`` in order (id 0: no answer wanted);
-- deliveries ``["m", channel, message]``, to every connection subscribed to the channel (the
-  publisher's own included, as Redis does).
+  ``beat`` room ttl_s [[seat, process, socket], …] (answered with the room's unexpired
+  entries, as ``present``), ``leave`` room seat process socket, ``present`` room, ``ping``;
+  the broker answers ``["r", id, result]`` in order (id 0: no answer wanted);
+- deliveries ``["m", channel, message]``, to every connection subscribed to the channel: the
+  publisher's own included, as Redis does, unless it published with ``cast`` (channel message,
+  never answered), which skips the publisher: a room's change notes, sent on every game
+  action, cost the worker no round trip and no echo to read back.
 
 The broker handles one frame at a time, so a subscription answered before a publish is
 delivered that publish. Presence entries expire on the broker's clock (a room whose entries all
@@ -32,7 +35,7 @@ import json
 import os
 import struct
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +45,7 @@ from .presence import Here
 HEADER = struct.Struct(">I")
 MAX_FRAME = 16 * 1024 * 1024
 LOST = (OSError, EOFError, asyncio.IncompleteReadError, ConnectionError)
+POST_BUFFER = 1024 * 1024  # unsent bytes to the broker before a post waits for it to read
 
 
 def socket_path(url: str) -> str:
@@ -183,11 +187,13 @@ class Broker:
 
     def _handle(self, peer: _Peer, item: list[Any]) -> Any:
         op = item[0]
-        if op == "pub":
+        if op == "pub" or op == "cast":
             channel, message = str(item[2]), str(item[3])
-            delivery = _frame(["m", channel, message])  # encoded once for every subscriber
-            for subscriber in list(self._channels.get(channel, ())):
-                self._send(subscriber, delivery)
+            receivers = [p for p in self._channels.get(channel, ()) if op == "pub" or p is not peer]
+            if receivers:
+                delivery = _frame(["m", channel, message])  # encoded once for every subscriber
+                for receiver in receivers:
+                    self._send(receiver, delivery)
             return None
         if op == "sub":
             channel = str(item[2])
@@ -204,11 +210,15 @@ class Broker:
                     del self._channels[channel]
             return None
         if op == "beat":
-            room, here, ttl_s = str(item[2]), Here(*map(str, item[3:6])), float(item[6])
+            room, ttl_s = str(item[2]), float(item[3])
+            now = time.monotonic()
             entries = self._presence.setdefault(room, {})
-            self._expire(entries, time.monotonic())
-            entries[here] = time.monotonic() + ttl_s
-            return None
+            self._expire(entries, now)
+            for seat, process, socket in item[4]:
+                entries[Here(str(seat), str(process), str(socket))] = now + ttl_s
+            if not entries:
+                del self._presence[room]
+            return [[h.seat, h.process, h.socket] for h in sorted(entries)]
         if op == "leave":
             room, here = str(item[2]), Here(*map(str, item[3:6]))
             held = self._presence.get(room)
@@ -323,6 +333,19 @@ class _Link:
         if self._writer is not None and not self._writer.is_closing():
             self._writer.write(_frame([item[0], 0, *item[1:]]))
 
+    async def post(self, *item: Any) -> None:
+        """A request with no answer that must leave: :class:`PubSubUnavailable` while the
+        broker is unreachable; waits while too much is unsent (the broker reads slowly)."""
+        writer = self._writer
+        if writer is None or writer.is_closing():
+            raise PubSubUnavailable("local broker unreachable: reconnecting")
+        try:
+            writer.write(_frame([item[0], 0, *item[1:]]))
+            if writer.transport.get_write_buffer_size() > POST_BUFFER:
+                await asyncio.wait_for(writer.drain(), self.timeout_s)
+        except (*LOST, RuntimeError, TimeoutError) as error:
+            raise PubSubUnavailable(f"local broker unreachable: {error}") from None
+
     async def request(self, op: str, *args: Any) -> Any:
         """Send a request and wait for its answer; :class:`PubSubUnavailable` while the broker
         is unreachable or does not answer within :attr:`timeout_s`."""
@@ -385,8 +408,11 @@ class UnixPubSub:
             raise PubSubUnavailable("local broker unreachable: reconnecting")
         await self._link.request("ping")
 
-    async def publish(self, channel: str, message: str) -> None:
-        await self._link.request("pub", channel, message)
+    async def publish(self, channel: str, message: str, *, echo: bool = True) -> None:
+        if echo:
+            await self._link.request("pub", channel, message)
+        else:
+            await self._link.post("cast", channel, message)
 
     async def subscribe(self, channel: str) -> Subscription:
         sub = Subscription(channel, self._remove)
@@ -436,8 +462,11 @@ class UnixPresence:
     async def close(self) -> None:
         await self._link.close()
 
-    async def beat(self, room: str, here: Here, ttl_s: float) -> None:
-        await self._link.request("beat", room, here.seat, here.process, here.socket, ttl_s)
+    async def beat(self, room: str, heres: Sequence[Here], ttl_s: float) -> list[Here]:
+        entries = await self._link.request(
+            "beat", room, ttl_s, [[h.seat, h.process, h.socket] for h in heres]
+        )
+        return [Here(*entry) for entry in entries]
 
     async def leave(self, room: str, here: Here) -> None:
         await self._link.request("leave", room, here.seat, here.process, here.socket)

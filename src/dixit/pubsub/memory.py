@@ -20,7 +20,7 @@ class MemoryPubSub:
     async def check(self) -> None:
         return None
 
-    async def publish(self, channel: str, message: str) -> None:
+    async def publish(self, channel: str, message: str, *, echo: bool = True) -> None:
         for sub in list(self._subs.get(channel, ())):
             sub.deliver(message)
 

@@ -10,6 +10,7 @@ cleaned on every beat), and losing it all in a Redis restart costs one beat inte
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -17,15 +18,16 @@ from .base import PubSubUnavailable
 
 SEP = "\x1f"
 
-# KEYS[1] the room's set; ARGV member, time to live (ms). Expiry on Redis's own clock.
+# KEYS[1] the room's set; ARGV time to live (ms), then the members renewed. Expiry on Redis's
+# own clock. Answers the unexpired members (as PRESENT).
 BEAT = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local ttl = tonumber(ARGV[2])
-redis.call('ZADD', KEYS[1], now + ttl, ARGV[1])
+local ttl = tonumber(ARGV[1])
+for i = 2, #ARGV do redis.call('ZADD', KEYS[1], now + ttl, ARGV[i]) end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-if redis.call('PTTL', KEYS[1]) < ttl then redis.call('PEXPIRE', KEYS[1], ttl) end
-return 1
+if #ARGV > 1 and redis.call('PTTL', KEYS[1]) < ttl then redis.call('PEXPIRE', KEYS[1], ttl) end
+return redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. now, '+inf')
 """
 PRESENT = """
 local t = redis.call('TIME')
@@ -48,8 +50,10 @@ class Presence(Protocol):
 
     async def close(self) -> None: ...
 
-    async def beat(self, room: str, here: Here, ttl_s: float) -> None:
-        """``here`` is connected for the next ``ttl_s`` seconds (renew before it ends)."""
+    async def beat(self, room: str, heres: Sequence[Here], ttl_s: float) -> list[Here]:
+        """Each of ``heres`` is connected for the next ``ttl_s`` seconds (renew before it
+        ends); answers every unexpired entry of the room, as :meth:`present` (one round trip
+        for a room's sockets and its refresh)."""
         ...
 
     async def leave(self, room: str, here: Here) -> None: ...
@@ -69,8 +73,15 @@ class MemoryPresence:
     async def close(self) -> None:
         return None
 
-    async def beat(self, room: str, here: Here, ttl_s: float) -> None:
-        self._rooms.setdefault(room, {})[here] = time.monotonic() + ttl_s
+    async def beat(self, room: str, heres: Sequence[Here], ttl_s: float) -> list[Here]:
+        entries = self._rooms.setdefault(room, {})
+        until = time.monotonic() + ttl_s
+        for here in heres:
+            entries[here] = until
+        present = await self.present(room)
+        if not entries:
+            del self._rooms[room]
+        return present
 
     async def leave(self, room: str, here: Here) -> None:
         entries = self._rooms.get(room)
@@ -121,10 +132,11 @@ class RedisPresence:
         except LOST as error:
             raise PubSubUnavailable(f"Redis unreachable: {error}") from None
 
-    async def beat(self, room: str, here: Here, ttl_s: float) -> None:
-        member = SEP.join((here.seat, here.process, here.socket))
+    async def beat(self, room: str, heres: Sequence[Here], ttl_s: float) -> list[Here]:
+        members = [SEP.join((h.seat, h.process, h.socket)) for h in heres]
         ttl_ms = max(1, int(ttl_s * 1000))
-        await self._call(self._beat(keys=[self.prefix + room], args=[member, ttl_ms]))
+        present = await self._call(self._beat(keys=[self.prefix + room], args=[ttl_ms, *members]))
+        return sorted(Here(*m.split(SEP, 2)) for m in present)
 
     async def leave(self, room: str, here: Here) -> None:
         member = SEP.join((here.seat, here.process, here.socket))

@@ -151,7 +151,7 @@ class RedisPubSub:
         for callback in list(self.on_gap):
             callback()
 
-    async def publish(self, channel: str, message: str) -> None:
+    async def publish(self, channel: str, message: str, *, echo: bool = True) -> None:
         try:
             await self._client.publish(channel, message)
         except LOST as error:

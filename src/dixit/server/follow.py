@@ -123,7 +123,8 @@ class Follower:
 
     async def publish(self, game_number: int, version: int) -> None:
         """Tell the other processes the room changed (they read it from the store)."""
-        await self._publish(json.dumps({"origin": self.origin, "game": game_number, "v": version}))
+        text = json.dumps({"origin": self.origin, "game": game_number, "v": version})
+        await self._publish(text, echo=False)
 
     async def note(self, kind: str, body: Any) -> bool:
         """Send a note (``notice``, ``attach``, ``detach``) to the other processes, after any
@@ -142,10 +143,10 @@ class Follower:
         while self._tasks:
             await asyncio.wait(set(self._tasks))
 
-    async def _publish(self, text: str) -> bool:
+    async def _publish(self, text: str, echo: bool = True) -> bool:
         async with self._send:
             try:
-                await self.pubsub.publish(self.channel, text)
+                await self.pubsub.publish(self.channel, text, echo=echo)
             except Exception as error:  # fan-out is best effort: the store has the truth
                 log.warning(
                     "%s: could not publish a note: %s",
@@ -249,7 +250,7 @@ class Attendance:
         """A socket attached here: say so in the shared presence."""
         here = self.here(conn)
         self._mine[conn.id] = here
-        await self._guard(self.presence.beat(self.code, here, self.ttl_s))
+        await self._guard(self.presence.beat(self.code, [here], self.ttl_s))
 
     def depart(self, conn: Connection) -> bool:
         """A socket went (idempotent); True when it was here."""
@@ -272,7 +273,7 @@ class Attendance:
     async def _leave(self, here: Here) -> None:
         await self._guard(self.presence.leave(self.code, here))
 
-    async def _guard(self, work: Awaitable[None]) -> bool:
+    async def _guard(self, work: Awaitable[object]) -> bool:
         try:
             await work
         except Exception as error:  # presence is best effort: beats rebuild it
@@ -299,26 +300,21 @@ class Attendance:
         if (self.seats(), self.spectators()) != before:
             self._changed()
 
-    async def refresh(self) -> None:
-        """Read the shared presence again (the other processes' unexpired entries)."""
-        try:
-            present = await self.presence.present(self.code)
-        except Exception as error:
-            if not self._failing:
-                log.warning("room %s: presence: %s", self.code, getattr(error, "message", error))
-            self._failing = True
-            return
-        self._take(frozenset(h for h in present if h.process != self.origin))
-
     def soon(self) -> None:
         """Beat and read the shared presence now (after a fan-out outage)."""
         self._spawn(self.beat())
 
     async def beat(self) -> None:
-        for here in list(self._mine.values()):
-            if not await self._guard(self.presence.beat(self.code, here, self.ttl_s)):
-                break
-        await self.refresh()
+        """Renew this process's entries and take the others' (one round trip)."""
+        try:
+            present = await self.presence.beat(self.code, list(self._mine.values()), self.ttl_s)
+        except Exception as error:  # presence is best effort: the next beat rebuilds it
+            if not self._failing:
+                log.warning("room %s: presence: %s", self.code, getattr(error, "message", error))
+            self._failing = True
+            return
+        self._failing = False
+        self._take(frozenset(h for h in present if h.process != self.origin))
 
     async def _beat_loop(self) -> None:
         while True:
