@@ -149,7 +149,7 @@ def test_servers_sharing_a_file_take_turns_to_write(tmp_path: Path) -> None:
         await store.append("A:1", 0, [{"n": 1}])
         with _another_servers_turn(path):
             write = asyncio.create_task(store.append("A:1", 1, [{"n": 2}]))
-            await asyncio.sleep(0.3)  # it looked for its turn on the loop, then waits on the lane
+            await asyncio.sleep(0.3)  # it looks for its turn on the loop meanwhile
             assert not write.done() and store.waiting == 1
             # SQLite's own lock is free all along: the write waits for its turn, nothing else.
             probe = sqlite3.connect(path, isolation_level=None)

@@ -103,7 +103,6 @@ ADD_ROOM_VERSION = "ALTER TABLE rooms ADD COLUMN version INTEGER NOT NULL DEFAUL
 
 
 TURN_POLL_S = 0.0005  # how often a write on the event loop looks for the writers' turn
-TURN_WAIT_S = 0.1  # after this long it waits on the lane (another server is stuck)
 
 
 class _Busy(Exception):
@@ -279,12 +278,13 @@ class SQLiteEventStore:
         that arrived in one turn of the loop, and each in a savepoint of its own, so that one
         refused write (a version conflict) undoes only itself.
 
-        The writers' turn (:meth:`_take_turn`) is polled every :data:`TURN_POLL_S`: another
-        server's turn lasts one transaction. Waiting for it on the lane thread instead made a
-        convoy: a thread holding the turn must also get the GIL, which the event loop hands
-        over only every 5 ms. Only a batch that meets SQLite's lock held by another program,
-        or has waited longer than :data:`TURN_WAIT_S`, goes to the lane; writes queue behind
-        it meanwhile (in order) and are written as the next batch."""
+        The writers' turn (:meth:`_take_turn`) is polled here every :data:`TURN_POLL_S`, up
+        to ``lock_wait_s``: another server's turn lasts one transaction. Waiting for it on the
+        lane thread instead made a convoy: a thread holding the turn must also get the GIL,
+        which the event loop hands over only every 5 ms, and writes queued behind it until
+        they were refused. Only a batch that meets SQLite's lock held by another program (a
+        shell, a backup) goes to the lane; writes queue behind it meanwhile (in order) and are
+        written as the next batch."""
         self._flushing = None
         if not self._queue or self._on_lane or self._db is None:
             return
@@ -303,8 +303,13 @@ class SQLiteEventStore:
                 return
             finally:
                 self._end_turn()
-        elif loop.time() - self._queued_since < TURN_WAIT_S:
+        elif loop.time() - self._queued_since < self.lock_wait_s:
             self._flushing = loop.call_later(TURN_POLL_S, self._flush)
+            return
+        else:  # another server kept its turn all this time: refuse what waited
+            batch, self._queue = self._queue, []
+            busy = StoreBusy(f"other servers kept the database for over {self.lock_wait_s:g} s")
+            _settle(batch, [_Failed(busy)] * len(batch))
             return
         self._to_lane(loop)
 
