@@ -117,6 +117,17 @@ def test_a_full_disk_is_a_coded_error_and_writes_resume_after_it(tmp_path: Path)
             await store.check()  # not ready while writes fail for good
         assert [e.version for e in await store.read("A:1")] == [1]
         assert await store.load_room("A") is None
+        # In one group commit with a small write: the big one fails, and what the small one
+        # was told is what the file holds (stored if acknowledged, absent if refused).
+        small, full = await asyncio.gather(
+            store.append("B:1", 0, [{"n": 1}]),
+            store.append("A:1", 1, big),
+            return_exceptions=True,
+        )
+        assert isinstance(full, StoreFull)
+        stored = [e.version for e in await store.read("B:1")]
+        assert (small, stored) == (1, [1]) or (isinstance(small, StoreFull) and stored == [])
+        assert [e.version for e in await store.read("A:1")] == [1]
         store._db.execute("PRAGMA max_page_count=1073741823")
         assert await store.append("A:1", 1, big) == 41
         await store.check()
