@@ -643,14 +643,7 @@ def _write_all(db: sqlite3.Connection, works: Sequence[Work[Any]]) -> list[Any]:
 
 
 def _execute(db: sqlite3.Connection, statement: str) -> None:
-    try:
-        db.execute(statement)
-    except sqlite3.OperationalError as error:
-        if _primary(error) in (SQLITE_BUSY, SQLITE_LOCKED):
-            raise _Busy from None
-        raise _coded(error) from None
-    except sqlite3.DatabaseError as error:
-        raise _coded(error) from None
+    _attempt(db, lambda db: db.execute(statement))
 
 
 def _settle(batch: Sequence[tuple[Work[Any], asyncio.Future[Any]]], outcomes: list[Any]) -> None:
