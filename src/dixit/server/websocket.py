@@ -180,11 +180,19 @@ class Sockets:
         self.open: set[RoomSocket] = set()
         self.unsent: list[RoomSocket] = []  # sockets with writes waiting for :meth:`flush`
         self._task: asyncio.Task[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop:
+        """The serving loop, looked up once (on 3.11 each lookup costs a getpid())."""
+        if self._loop is None:
+            self._loop = asyncio.get_running_loop()
+        return self._loop
 
     def add(self, socket: RoomSocket) -> None:
         self.open.add(socket)
         if self._task is None and self.interval:
-            self._task = asyncio.get_running_loop().create_task(self._run(self.interval))
+            self._task = self.loop.create_task(self._run(self.interval))
 
     def discard(self, socket: RoomSocket) -> None:
         self.open.discard(socket)
@@ -193,7 +201,7 @@ class Sockets:
         """``socket`` has a first write waiting: flush once the current callbacks are done."""
         self.unsent.append(socket)
         if len(self.unsent) == 1:
-            asyncio.get_running_loop().call_soon(self.flush)
+            self.loop.call_soon(self.flush)
 
     def flush(self) -> None:
         unsent, self.unsent = self.unsent, []
@@ -567,7 +575,7 @@ class RoomSocket(asyncio.Protocol):
         while not inbox:
             if self._gone or self._close_sent:
                 raise SocketClosed
-            waiter = self._waiter = asyncio.get_running_loop().create_future()
+            waiter = self._waiter = self.sockets.loop.create_future()
             try:
                 await waiter
             finally:

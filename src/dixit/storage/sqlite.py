@@ -133,6 +133,8 @@ class SQLiteEventStore:
         self._checkpointer: asyncio.Task[None] | None = None
         self._writes = 0
         self._failing: StorageError | None = None
+        # The loop that opened the store (asking for it per write costs a getpid() on 3.11).
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     @property
     def waiting(self) -> int:
@@ -149,7 +151,7 @@ class SQLiteEventStore:
     async def open(self) -> None:
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        loop = asyncio.get_running_loop()
+        loop = self._loop = asyncio.get_running_loop()
         try:
             # Opening may wait for a lock (WAL recovery, another process creating the schema).
             db = await loop.run_in_executor(self._lane, self._connect, 5000)
@@ -262,11 +264,11 @@ class SQLiteEventStore:
 
     async def _write(self, work: Work[T]) -> T:
         """Queue ``work`` (a transaction's body) for this turn of the event loop's batch."""
-        if self._db is None:
+        loop = self._loop
+        if self._db is None or loop is None:
             raise RuntimeError("the store is not open")
         if self.waiting >= self.max_waiting:
             raise StoreBusy(f"{self.waiting} writes already wait for the database lock")
-        loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
         if not self._queue:
             self._queued_since = loop.time()
@@ -289,9 +291,9 @@ class SQLiteEventStore:
         shell, a backup) goes to the lane; writes queue behind it meanwhile (in order) and are
         written as the next batch."""
         self._flushing = None
-        if not self._queue or self._on_lane or self._db is None:
+        loop = self._loop
+        if not self._queue or self._on_lane or self._db is None or loop is None:
             return
-        loop = asyncio.get_running_loop()
         if self._take_turn(wait=False):
             batch, self._queue = self._queue, []
             try:
