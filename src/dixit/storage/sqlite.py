@@ -283,18 +283,22 @@ class SQLiteEventStore:
         that arrived in one turn of the loop, and each in a savepoint of its own, so that one
         refused write (a version conflict) undoes only itself.
 
-        The writers' turn (:meth:`_take_turn`) is polled here every :data:`TURN_POLL_S`, up
-        to ``lock_wait_s``: another server's turn lasts one transaction. Waiting for it on the
-        lane thread instead made a convoy: a thread holding the turn must also get the GIL,
-        which the event loop hands over only every 5 ms, and writes queued behind it until
-        they were refused. Only a batch that meets SQLite's lock held by another program (a
+        The writers' turn (:meth:`_take_turn`) is waited for here up to a millisecond (the
+        loop stops that long at most: another server's turn lasts one transaction, usually
+        less), then polled every :data:`TURN_POLL_S`, up to ``lock_wait_s``. Polling alone
+        (uvloop's timers tick in whole milliseconds) let the worker that had just written take
+        the turn again first: at 3,000 games on two workers 35 % of the appends were done
+        within 1 ms and 66 % within 5 ms, against 55 % and 79 % waiting first. Waiting for it
+        on the lane thread instead made a convoy: a thread holding the turn must also get the
+        GIL, which the event loop hands over only every 5 ms, and writes queued behind it
+        until they were refused. Only a batch that meets SQLite's lock held by another program (a
         shell, a backup) goes to the lane; writes queue behind it meanwhile (in order) and are
         written as the next batch."""
         self._flushing = None
         loop = self._loop
         if not self._queue or self._on_lane or self._db is None or loop is None:
             return
-        if self._take_turn(wait=False):
+        if self._take_turn(wait=True):
             batch, self._queue = self._queue, []
             try:
                 outcomes = _write_all(self._db, [work for work, _ in batch])
