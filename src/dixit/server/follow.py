@@ -124,7 +124,7 @@ class Follower:
     async def publish(self, game_number: int, version: int) -> None:
         """Tell the other processes the room changed (they read it from the store)."""
         # As json.dumps writes it, without building a dict per move.
-        text = f'{self._own_change}: {int(game_number)}, "v": {int(version)}}}'
+        text = f'{self._own_change}: {game_number}, "v": {version}}}'
         await self._publish(text, echo=False)
 
     async def note(self, kind: str, body: Any) -> bool:

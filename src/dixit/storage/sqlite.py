@@ -291,9 +291,9 @@ class SQLiteEventStore:
         within 1 ms and 66 % within 5 ms, against 55 % and 79 % waiting first. Waiting for it
         on the lane thread instead made a convoy: a thread holding the turn must also get the
         GIL, which the event loop hands over only every 5 ms, and writes queued behind it
-        until they were refused. Only a batch that meets SQLite's lock held by another program (a
-        shell, a backup) goes to the lane; writes queue behind it meanwhile (in order) and are
-        written as the next batch."""
+        until they were refused. Only a batch that meets SQLite's lock held by another
+        program (a shell, a backup) goes to the lane; writes queue behind it meanwhile (in
+        order) and are written as the next batch."""
         self._flushing = None
         loop = self._loop
         if not self._queue or self._on_lane or self._db is None or loop is None:
@@ -337,9 +337,10 @@ class SQLiteEventStore:
             _settle(batch, [failure] * len(batch))
         else:
             _settle(batch, done.result())
-        if self._queue and self._flushing is None:  # what came meanwhile: inline if it can
-            self._queued_since = asyncio.get_running_loop().time()
-            self._flushing = asyncio.get_running_loop().call_soon(self._flush)
+        loop = self._loop
+        if self._queue and self._flushing is None and loop is not None:
+            self._queued_since = loop.time()  # what came meanwhile: inline if it can
+            self._flushing = loop.call_soon(self._flush)
 
     def _write_on_lane(self, works: list[Work[Any]]) -> list[Any]:
         db = self._lane_db
