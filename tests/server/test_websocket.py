@@ -427,23 +427,48 @@ def test_a_client_that_stops_reading_is_dropped() -> None:
 def test_keepalive_pings_and_closes_a_silent_peer() -> None:
     async def main() -> None:
         sock, transport = _open_socket()
-        sock.keepalive(100.0, 20.0, 30.0)
+        await asyncio.sleep(0)
+        sock.keepalive(100.0, 30.0)
         await asyncio.sleep(0)
         ping = transport.written[-1]
         assert ping[0] == 0x89  # FIN | ping
-        sock.keepalive(110.0, 20.0, 30.0)  # still within its time: nothing more
+        sock.keepalive(110.0, 30.0)  # still within its time: nothing more
         await asyncio.sleep(0)
         assert transport.written[-1] is ping
         payload = ping[2:]
         mask = b"\x00\x00\x00\x00"
         sock.data_received(bytes([0x8A, 0x80 | len(payload)]) + mask + payload)  # the pong
-        sock.keepalive(125.0, 20.0, 30.0)  # answered: a new ping
+        sock.keepalive(120.0, 30.0)  # answered, and frames went both ways: no ping
+        await asyncio.sleep(0)
+        assert transport.written[-1] is ping
+        sock.keepalive(130.0, 30.0)  # quiet since the last look: a new ping
         await asyncio.sleep(0)
         assert transport.written[-1][0] == 0x89 and transport.written[-1] != ping
-        sock.keepalive(156.0, 20.0, 30.0)  # unanswered for 31 s: closed with 1011
+        sock.keepalive(161.0, 30.0)  # unanswered for 31 s: closed with 1011
         close = transport.written[-1]
         assert close[0] == 0x88 and close[2:4] == struct.pack("!H", 1011)
         assert transport.closing
+
+    asyncio.run(main())
+
+
+def test_keepalive_leaves_a_busy_socket_alone_but_pings_one_that_only_listens() -> None:
+    async def main() -> None:
+        sock, transport = _open_socket()
+        hello = b'{"type":"ping"}'
+        mask = b"\x00\x00\x00\x00"
+        for now in (100.0, 110.0, 120.0):  # a player's moves in, updates out, between looks
+            sock.data_received(bytes([0x81, 0x80 | len(hello)]) + mask + hello)
+            sock.send_text("update")
+            await asyncio.sleep(0)
+            sock.keepalive(now, 30.0)
+        assert not any(w[0] == 0x89 for w in transport.written[1:])
+        for now in (130.0, 140.0):  # updates go out, nothing comes back: the peer is pinged
+            sock.send_text("update")
+            await asyncio.sleep(0)
+            sock.keepalive(now, 30.0)
+        await asyncio.sleep(0)
+        assert [w[0] for w in transport.written[1:]].count(0x89) == 1
 
     asyncio.run(main())
 
