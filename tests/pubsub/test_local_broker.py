@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from dixit.pubsub import GAP, Here, PubSubUnavailable, open_presence, open_pubsub
-from dixit.pubsub.local import Broker, UnixPubSub, socket_path
+from dixit.pubsub.local import Broker, UnixPubSub, _frame, _read_frame, socket_path
 
 
 @asynccontextmanager
@@ -86,6 +86,80 @@ def test_a_publish_without_echo_skips_only_the_publisher_and_keeps_the_order() -
             with pytest.raises(PubSubUnavailable):  # refused at once while the link is down
                 await a.publish("room:X", "lost", echo=False)
             await b.close()
+
+    asyncio.run(main())
+
+
+def test_a_worker_alone_on_a_channel_casts_nothing_and_a_newcomer_hears_every_later_cast() -> None:
+    """A room on one worker costs no cast; once another worker's subscription is answered,
+    every change note reaches it, and when it goes the first worker stops casting again."""
+
+    async def main() -> None:
+        async with _broker() as broker:
+            handled: list[str] = []
+            handle = broker._handle
+            broker._handle = lambda peer, item: (handled.append(item[0]), handle(peer, item))[1]  # type: ignore[method-assign]
+            a, b = open_pubsub(broker.url), open_pubsub(broker.url)
+            await a.open()
+            await b.open()
+            on_a = await a.subscribe("room:X")
+            for i in range(10):
+                await a.publish("room:X", f"alone {i}", echo=False)
+            await a.check()
+            assert "cast" not in handled
+            on_b = await b.subscribe("room:X")  # answered once a has seen that b came
+            assert handled.count("seen") == 1
+            for i in range(10):
+                await a.publish("room:X", f"change {i}", echo=False)
+            assert [await _get(on_b) for _ in range(10)] == [f"change {i}" for i in range(10)]
+            on_b.close()  # b unsubscribes: a is told it is alone again
+            await b.check()
+            await a.check()
+            casts = handled.count("cast")
+            await a.publish("room:X", "alone again", echo=False)
+            await a.check()
+            assert handled.count("cast") == casts == 10
+            assert on_a._items is None
+            await a.close()
+            await b.close()
+
+    asyncio.run(main())
+
+
+def test_a_subscription_is_answered_only_after_the_lone_subscriber_has_seen_it() -> None:
+    """The broker's side, frame by frame: the second subscriber's answer waits for the first's
+    ``seen``; a third waits too while that is unconfirmed; a newer interest outranks an old
+    confirmation; the last one left is told it is alone."""
+
+    async def main() -> None:
+        async with _broker() as broker:
+            path = socket_path(broker.url)
+            (r1, w1), (r2, w2), (r3, w3) = [
+                await asyncio.open_unix_connection(path) for _ in range(3)
+            ]
+
+            async def frame(reader: asyncio.StreamReader) -> list[object]:
+                return await asyncio.wait_for(_read_frame(reader), 5)
+
+            w1.write(_frame(["sub", 1, "c"]))
+            assert await frame(r1) == ["r", 1, False]  # alone
+            w2.write(_frame(["sub", 2, "c"]))
+            kind, channel, on, token = await frame(r1)
+            assert (kind, channel, on) == ("i", "c", 1)
+            w3.write(_frame(["sub", 3, "c"]))
+            w3.write(_frame(["ping", 4]))
+            assert await frame(r3) == ["r", 4, "pong"]  # handled, but the sub not yet answered
+            w1.write(_frame(["seen", 0, "c", int(token) + 100]))  # not the latest: ignored
+            w1.write(_frame(["ping", 5]))
+            assert await frame(r1) == ["r", 5, "pong"]
+            w1.write(_frame(["seen", 0, "c", token]))
+            assert await frame(r2) == ["r", 2, True]
+            assert await frame(r3) == ["r", 3, True]
+            w2.write(_frame(["unsub", 0, "c"]))
+            w3.close()  # two leave: the last one is told it is alone
+            assert await frame(r1) == ["i", "c", 0, 0]
+            for writer in (w1, w2):
+                writer.close()
 
     asyncio.run(main())
 

@@ -15,6 +15,15 @@ Wire format, both ways: frames of a 4-byte big-endian length and a UTF-8 JSON ar
   never answered), which skips the publisher: a room's change notes, sent on every game
   action, cost the worker no round trip and no echo to read back.
 
+Interest: a room normally lives on one worker (its sockets are handed to the owner), and a cast
+nobody else hears is wasted on both sides. So ``sub`` is answered with whether another worker
+subscribes to the channel, and a worker alone on a channel casts nothing to it. When a second
+worker subscribes, the broker tells the first ``["i", channel, 1, token]``, and answers the
+newcomer only once the first has confirmed with ``seen`` token (or gone): the newcomer reads
+the room from the store after its answer, so whatever the first stored without casting is in
+what it reads, and every later change is cast. When one subscriber is left, it is told
+``["i", channel, 0, 0]``; a worker unsure (reconnecting) casts.
+
 The broker handles one frame at a time, so a subscription answered before a publish is
 delivered that publish. Presence entries expire on the broker's clock (a room whose entries all
 expired is forgotten within :attr:`Broker.sweep_every_s`). A connection whose
@@ -36,6 +45,7 @@ import os
 import struct
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +87,19 @@ class _Peer:
         self.channels: set[str] = set()
 
 
+LATER = object()  # a subscription answered once other workers have seen that it came
+
+
+@dataclass
+class _Waiting:
+    """A ``sub`` to answer (that others subscribe: True) once ``told`` have confirmed."""
+
+    peer: _Peer
+    ident: int
+    channel: str
+    told: set[_Peer]
+
+
 class Broker:
     """The fan-out and presence hub of one machine's workers (run by the supervisor)."""
 
@@ -88,6 +111,10 @@ class Broker:
         self._server: asyncio.Server | None = None
         self._channels: dict[str, set[_Peer]] = {}
         self._peers: set[_Peer] = set()
+        self._alone: dict[str, _Peer] = {}  # channel → its one subscriber, which knows it
+        self._unseen: dict[str, dict[_Peer, int]] = {}  # told of interest, not confirmed: token
+        self._waiting: list[_Waiting] = []
+        self._tokens = itertools.count(1)
         self._presence: dict[str, dict[Here, float]] = {}
         self._handlers: set[asyncio.Task[Any]] = set()
         self._sweeper: asyncio.Task[None] | None = None
@@ -136,7 +163,7 @@ class Broker:
                 item = await _read_frame(reader)
                 result = self._handle(peer, item)
                 ident = item[1] if len(item) > 1 else 0
-                if ident:
+                if ident and result is not LATER:
                     self._send(peer, _frame(["r", ident, result]))
                 if writer.is_closing():
                     break
@@ -153,13 +180,67 @@ class Broker:
 
     def _drop(self, peer: _Peer) -> None:
         self._peers.discard(peer)
-        for channel in peer.channels:
-            subscribers = self._channels.get(channel)
-            if subscribers is not None:
-                subscribers.discard(peer)
-                if not subscribers:
-                    del self._channels[channel]
-        peer.channels.clear()
+        for channel in list(peer.channels):
+            self._unsubscribe(peer, channel)
+        self._waiting = [w for w in self._waiting if w.peer is not peer]
+
+    def _subscribe(self, peer: _Peer, channel: str, ident: int) -> Any:
+        """Answer whether another worker subscribes, once every one told so has seen it."""
+        subscribers = self._channels.setdefault(channel, set())
+        if peer in subscribers:
+            return bool(len(subscribers) > 1)
+        subscribers.add(peer)
+        peer.channels.add(channel)
+        if len(subscribers) == 1:
+            self._alone[channel] = peer
+            return False
+        unseen = self._unseen.setdefault(channel, {})
+        lonely = self._alone.pop(channel, None)
+        if lonely is not None:
+            token = next(self._tokens)
+            unseen[lonely] = token
+            self._send(lonely, _frame(["i", channel, 1, token]))
+        told = set(unseen) - {peer}
+        if not told or not ident:
+            return True
+        self._waiting.append(_Waiting(peer, ident, channel, told))
+        return LATER
+
+    def _unsubscribe(self, peer: _Peer, channel: str) -> None:
+        peer.channels.discard(channel)
+        subscribers = self._channels.get(channel)
+        if subscribers is None or peer not in subscribers:
+            return
+        subscribers.discard(peer)
+        self._seen(peer, channel)
+        if self._alone.get(channel) is peer:
+            del self._alone[channel]
+        if not subscribers:
+            del self._channels[channel]
+            self._unseen.pop(channel, None)
+        elif len(subscribers) == 1:
+            (last,) = subscribers
+            self._alone[channel] = last
+            self._send(last, _frame(["i", channel, 0, 0]))
+
+    def _seen(self, peer: _Peer, channel: str, token: int | None = None) -> None:
+        """``peer`` confirmed interest ``token`` in ``channel`` (None: it left the channel):
+        answer the subscriptions that waited only for it."""
+        unseen = self._unseen.get(channel)
+        if unseen is None or peer not in unseen or token not in (None, unseen[peer]):
+            return
+        del unseen[peer]
+        if not unseen:
+            del self._unseen[channel]
+        still: list[_Waiting] = []
+        for waiting in self._waiting:
+            if waiting.channel == channel:
+                waiting.told.discard(peer)
+                if not waiting.told:
+                    self._send(waiting.peer, _frame(["r", waiting.ident, True]))
+                    continue
+            still.append(waiting)
+        self._waiting = still
 
     @staticmethod
     def _expire(entries: dict[Here, float], now: float) -> None:
@@ -196,18 +277,13 @@ class Broker:
                     self._send(receiver, delivery)
             return None
         if op == "sub":
-            channel = str(item[2])
-            self._channels.setdefault(channel, set()).add(peer)
-            peer.channels.add(channel)
-            return None
+            return self._subscribe(peer, str(item[2]), int(item[1]))
         if op == "unsub":
-            channel = str(item[2])
-            peer.channels.discard(channel)
-            subscribers = self._channels.get(channel)
-            if subscribers is not None:
-                subscribers.discard(peer)
-                if not subscribers:
-                    del self._channels[channel]
+            self._unsubscribe(peer, str(item[2]))
+            return None
+        if op == "seen":
+            channel, token = str(item[2]), int(item[3])
+            self._seen(peer, channel, token)
             return None
         if op == "beat":
             room, ttl_s = str(item[2]), float(item[3])
@@ -251,10 +327,12 @@ class _Link:
         path: str,
         on_message: Callable[[str, str], None],
         on_back: Callable[[], Awaitable[None]],
+        on_interest: Callable[[str, bool], None] = lambda channel, others: None,
     ) -> None:
         self.path = path
         self._on_message = on_message
         self._on_back = on_back
+        self._on_interest = on_interest
         self._reader: asyncio.StreamReader | None = None
         self._writer: asyncio.StreamWriter | None = None
         self._out: list[bytes] = []  # frames of this loop turn, written together at its end
@@ -313,6 +391,11 @@ class _Link:
                 item = await _read_frame(self._reader)
                 if item[0] == "m":
                     self._on_message(str(item[1]), str(item[2]))
+                elif item[0] == "i":
+                    channel, token = str(item[1]), int(item[3])
+                    self._on_interest(channel, bool(item[2]))
+                    if token:
+                        self.send("seen", channel, token)
                 elif item[0] == "r":
                     future = self._waiting.pop(item[1], None)
                     if future is not None and not future.done():
@@ -398,7 +481,8 @@ class UnixPubSub:
     def __init__(self, url: str) -> None:
         self.url = url
         self._subs: dict[str, set[Subscription]] = {}
-        self._link = _Link(socket_path(url), self._deliver, self._came_back)
+        self._link = _Link(socket_path(url), self._deliver, self._came_back, self._interest)
+        self._alone: set[str] = set()  # channels no other worker subscribes to: no casts
         self.gaps = 0  # outages the connection came back from
         self.on_gap: list[Callable[[], None]] = []
 
@@ -428,8 +512,8 @@ class UnixPubSub:
     async def publish(self, channel: str, message: str, *, echo: bool = True) -> None:
         if echo:
             await self._link.request("pub", channel, message)
-        else:
-            await self._link.post("cast", channel, message)
+        elif channel not in self._alone or self._link.down_since is not None:
+            await self._link.post("cast", channel, message)  # (unsure while reconnecting)
 
     async def subscribe(self, channel: str) -> Subscription:
         sub = Subscription(channel, self._remove)
@@ -439,8 +523,14 @@ class UnixPubSub:
             # While the broker is away the reconnection subscribes this channel and reports
             # the gap, so subscribing never fails.
             with contextlib.suppress(PubSubUnavailable):
-                await self._link.request("sub", channel)
+                self._interest(channel, bool(await self._link.request("sub", channel)))
         return sub
+
+    def _interest(self, channel: str, others: bool) -> None:
+        if others or channel not in self._subs:
+            self._alone.discard(channel)
+        else:
+            self._alone.add(channel)
 
     def _remove(self, sub: Subscription) -> None:
         subs = self._subs.get(sub.channel)
@@ -449,6 +539,7 @@ class UnixPubSub:
         subs.discard(sub)
         if not subs:
             del self._subs[sub.channel]
+            self._alone.discard(sub.channel)
             self._link.send("unsub", sub.channel)
 
     def _deliver(self, channel: str, message: str) -> None:
@@ -456,8 +547,9 @@ class UnixPubSub:
             sub.deliver(message)
 
     async def _came_back(self) -> None:
+        self._alone.clear()  # unsure until each subscription is answered again
         for channel in list(self._subs):
-            await self._link.request("sub", channel)
+            self._interest(channel, bool(await self._link.request("sub", channel)))
         self.gaps += 1
         for subs in list(self._subs.values()):
             for sub in list(subs):

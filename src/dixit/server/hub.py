@@ -106,8 +106,12 @@ class Hub:
         self._check_capacity()
         room = Room(RoomRecordData.from_json(stored), self.services)
         try:
-            await room.load()
-            await room.listen()
+            # Subscribed before reading: a change another process makes from then on is
+            # heard (under --workers, a change note is cast only to rooms another worker
+            # has subscribed to), and the notes wait for the lock until the room is read.
+            async with room.lock:
+                await room.listen()
+                await room.load()
         except BaseException:
             room.shutdown()
             raise
