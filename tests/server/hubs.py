@@ -174,7 +174,7 @@ async def processes(
 ) -> AsyncIterator[list[Proc]]:
     shared: tuple[PubSub, Presence] | None = None
     if bus.startswith("memory"):
-        shared = (MemoryPubSub(), MemoryPresence())
+        shared = (MemoryPubSub(), MemoryPresence(shared=True))
     procs: list[Proc] = []
     CountingStore.conflicts = 0
     CountingStore.busy_timer_moves = 0

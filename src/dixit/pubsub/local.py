@@ -561,6 +561,8 @@ class UnixPubSub:
 class UnixPresence:
     """Presence kept by the local :class:`Broker`; entries expire on the broker's clock."""
 
+    shared = True
+
     def __init__(self, url: str) -> None:
         self.url = url
         self._link = _Link(socket_path(url), lambda channel, message: None, _nothing)

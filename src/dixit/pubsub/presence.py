@@ -46,6 +46,10 @@ class Here:
 
 
 class Presence(Protocol):
+    # False: only this process reads it (one process on ``memory://``), so there is nobody
+    # to beat for and no other process's entry to read.
+    shared: bool
+
     async def open(self) -> None: ...
 
     async def close(self) -> None: ...
@@ -64,7 +68,11 @@ class Presence(Protocol):
 
 
 class MemoryPresence:
-    def __init__(self) -> None:
+    """In this process's memory: ``shared`` when several hubs of one process stand for
+    several processes (tests)."""
+
+    def __init__(self, shared: bool = False) -> None:
+        self.shared = shared
         self._rooms: dict[str, dict[Here, float]] = {}
 
     async def open(self) -> None:
@@ -99,6 +107,8 @@ class MemoryPresence:
 
 
 class RedisPresence:
+    shared = True
+
     def __init__(self, url: str, prefix: str = "dixit:presence:") -> None:
         self.url = url
         self.prefix = prefix
