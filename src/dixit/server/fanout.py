@@ -30,8 +30,7 @@ CATCH_UP_LIMIT = 1000  # beyond this many missed events a client gets a fresh vi
 class Fanout:
     def __init__(self) -> None:
         self.conns: dict[int, Connection] = {}
-        self._round_texts: list[str] = []
-        self._rounds_text: tuple[int, str] = (0, "[]")  # the joined texts, and how many
+        self._rounds: tuple[int, str] = (0, "[]")  # how many revealed rounds, as a JSON array
 
     # ------------------------------------------------------------------ sockets
 
@@ -173,18 +172,20 @@ class Fanout:
         return text[1:-1].replace('"rounds":[]', '"rounds":' + self._rounds_json(state), 1)
 
     def reset_rounds(self) -> None:
-        self._round_texts.clear()
+        self._rounds = (0, "[]")
 
     def _rounds_json(self, state: GameState) -> str:
+        """The revealed rounds' JSON array: each round is serialized once, when revealed, and
+        appended to the text kept (no per-round copies: the text is all a room keeps)."""
         rounds = state.rounds
-        cache = self._round_texts
-        if len(cache) > len(rounds):
-            cache.clear()
-        if len(cache) < len(rounds) or self._rounds_text[0] != len(cache):
-            for scored in rounds[len(cache) :]:
-                cache.append(to_json(round_dict(scored)))
-            self._rounds_text = (len(cache), "[" + ",".join(cache) + "]")
-        return self._rounds_text[1]
+        count, text = self._rounds
+        if count > len(rounds):
+            count, text = 0, "[]"
+        if count < len(rounds):
+            added = ",".join([to_json(round_dict(scored)) for scored in rounds[count:]])
+            text = text[:-1] + ("," if count else "") + added + "]"
+            self._rounds = (len(rounds), text)
+        return text
 
 
 _ROOM_HEAD = '{"type":"room","v":' + str(m.PROTOCOL_VERSION) + ',"room":'
