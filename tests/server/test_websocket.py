@@ -6,18 +6,23 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import gc
 import hashlib
 import json
 import os
 import random
 import socket
 import struct
+import weakref
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from uvicorn.config import Config
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.server import ServerState
 from websockets.asyncio.client import connect
 
 from dixit.ops.observe import ServerMetrics
@@ -346,6 +351,16 @@ class _Transport:
         self.buffered = 0
         self.closing = False
         self.aborted = False
+        self.protocol: asyncio.BaseProtocol | None = None
+
+    def get_protocol(self) -> asyncio.BaseProtocol | None:
+        return self.protocol
+
+    def set_protocol(self, protocol: asyncio.BaseProtocol) -> None:
+        self.protocol = protocol
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return default
 
     def write(self, data: bytes) -> None:
         self.written.append(data)
@@ -486,6 +501,46 @@ def test_writes_of_one_loop_turn_leave_together() -> None:
     wire_one, wire_two = asyncio.run(main())
     assert wire_one.written[1:] == [b"\x81\x06update\x81\x03ack"]
     assert wire_two.written[1:] == [b"\x81\x06update"]
+
+
+def test_uvicorns_http_protocol_goes_once_it_has_handed_the_connection_over() -> None:
+    """With the collector off, reference counting alone frees uvicorn's HTTP protocol of an
+    upgraded connection (it and its parser refer to each other): it must not wait, with its
+    request and parser, for a rare full collection while the game goes on."""
+
+    async def never(*_: Any) -> None:
+        await asyncio.sleep(3600)
+
+    async def app(scope: Any, receive: Any, send: Any) -> None: ...
+
+    async def main() -> tuple[weakref.ref[HttpToolsProtocol], RoomSocket]:
+        services = SocketServices(_Hub(), ServerMetrics(), never)  # type: ignore[arg-type]
+        config = Config(app=app, ws=RoomSocket, lifespan="off", log_config=None)
+        http = HttpToolsProtocol(config, ServerState(), {STATE_KEY: services})
+        transport = _Transport()
+        transport.protocol = http
+        http.connection_made(transport)  # type: ignore[arg-type]
+        key = base64.b64encode(b"k" * 16).decode()
+        http.data_received(
+            f"GET /ws/ABCD HTTP/1.1\r\nhost: x\r\nupgrade: websocket\r\n"
+            f"connection: Upgrade\r\nsec-websocket-key: {key}\r\n"
+            f"sec-websocket-version: 13\r\n\r\n".encode()
+        )
+        assert transport.written[0].startswith(b"HTTP/1.1 101")
+        handed = transport.protocol
+        assert isinstance(handed, RoomSocket)
+        gone = weakref.ref(http)
+        del http
+        await asyncio.sleep(0)
+        return gone, handed
+
+    gc.disable()
+    try:
+        gone, room_socket = asyncio.run(main())
+        assert gone() is None
+        assert room_socket.transport is not None
+    finally:
+        gc.enable()
 
 
 def test_the_open_sockets_are_one_set_per_server() -> None:

@@ -165,6 +165,14 @@ def negotiate_deflate(offers: Sequence[str]) -> Deflate | None:
     return None
 
 
+def _unlink_parser(upgraded: object) -> None:
+    """Let uvicorn's HTTP protocol of an upgraded connection go as soon as it has handed the
+    transport over. It and its parser refer to each other, so the pair (about 15 objects)
+    otherwise waits for a full collection, rare by design here (:meth:`.hub.Hub.start`): with
+    four sockets a game that was some 13 KiB a live game (docs/benchmarks.md)."""
+    vars(upgraded)["parser"] = None
+
+
 class Sockets:
     """Every open room socket of a server: their writes leave once per turn of the event loop,
     and one task pings them all.
@@ -308,6 +316,9 @@ class RoomSocket(asyncio.Protocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.Transport, transport)  # (uvloop's are not subclasses)
         self.server_state.connections.add(self)
+        upgraded = transport.get_protocol()  # uvicorn's HTTP protocol, until the handover ends
+        if upgraded is not self and getattr(upgraded, "parser", None) is not None:
+            self.sockets.loop.call_soon(_unlink_parser, upgraded)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.server_state.connections.discard(self)
