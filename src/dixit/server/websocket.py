@@ -165,12 +165,12 @@ def negotiate_deflate(offers: Sequence[str]) -> Deflate | None:
     return None
 
 
-def _unlink_parser(upgraded: object) -> None:
+def _unlink_parser(upgraded: Any) -> None:
     """Let uvicorn's HTTP protocol of an upgraded connection go as soon as it has handed the
     transport over. It and its parser refer to each other, so the pair (about 15 objects)
     otherwise waits for a full collection, rare by design here (:meth:`.hub.Hub.start`): with
     four sockets a game that was some 13 KiB a live game (docs/benchmarks.md)."""
-    vars(upgraded)["parser"] = None
+    upgraded.parser = None
 
 
 class Sockets:
