@@ -212,3 +212,35 @@ def test_a_game_update_is_each_viewers_own_view(edition: str) -> None:
                 assert json.loads(text)["events"] == wire
                 checked += 1
     assert state.phase.value == "over" and checked > 300
+
+
+def test_the_rounds_text_is_the_same_however_the_rounds_arrived() -> None:
+    """The kept rounds text grows a round at a time in play, but a room loaded mid-game (or
+    catching up) takes several rounds at once, and a new game starts it afresh: each way, the
+    shared view must be the one built from nothing."""
+    rng = random.Random(5)
+    seats = ("p1", "p2", "p3", "p4")
+    deck = tuple(f"card-{i:03}" for i in range(84))
+    start = execute(None, StartGame(seats, deck, rules_for("classic", max_rounds=4), None), rng)
+    bot = RandomBot(rng)
+    states = [s for _, s, _ in playthrough(start[0], rng, lambda s, p: bot.act(player_view(s, p)))]
+    last = states[-1]
+    assert len(last.rounds) == 4
+
+    def fresh(state: Any) -> str:
+        return Fanout().shared_view_text(state)
+
+    in_play = Fanout()
+    for state in states:
+        assert in_play.shared_view_text(state) == fresh(state)
+    loaded = Fanout()
+    middle = next(s for s in states if len(s.rounds) == 2)
+    assert loaded.shared_view_text(middle) == fresh(middle)  # two rounds at once
+    assert loaded.shared_view_text(last) == fresh(last)  # two more at once
+    assert loaded.shared_view_text(start[0]) == fresh(start[0])  # a new game: none
+    loaded.shared_view_text(last)
+    loaded.reset_rounds()
+    assert loaded.shared_view_text(middle) == fresh(middle)
+    assert json.loads("{" + fresh(last) + "}")["rounds"] == [
+        round_dict(scored) for scored in last.rounds
+    ]
