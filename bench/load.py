@@ -4,6 +4,8 @@ Starts ``dixit serve`` (SQLite in a temporary directory, unless ``--url`` names 
 server), seats ``--players`` socket clients in each of ``--games`` rooms, and lets every client
 play random legal moves from its own view after a think time. Games start spread over
 ``--ramp`` seconds; after ``--warmup`` more seconds the measurement runs for ``--duration``.
+Each client says hello as the web client does (views with only the latest revealed round);
+``--rounds all`` asks for every round in every view, as a client keeping the history would.
 
 Prints actions per second, command→broadcast latency (from sending a command until every
 player of the room has received the update it caused: p50, p99, max), and the server's CPU and
@@ -270,9 +272,12 @@ class Table:
 
 
 class Player:
-    def __init__(self, base_ws: str, ticket: dict[str, Any], table: Table, think: float) -> None:
+    def __init__(
+        self, base_ws: str, ticket: dict[str, Any], table: Table, think: float, rounds: str
+    ) -> None:
         self.url = f"{base_ws}/ws/{ticket['code']}"
         self.token = ticket["token"]
+        self.rounds = rounds
         self.table = table
         self.think = think
         self.ws: WSClient | None = None
@@ -290,7 +295,7 @@ class Player:
         await asyncio.wait_for(loop.create_connection(lambda: client, host, int(port)), 60)
         await asyncio.wait_for(client.opened, 60)
         self.ws = client
-        client.send_text(dumps({"type": "hello", "token": self.token}))
+        client.send_text(dumps({"type": "hello", "token": self.token, "rounds": self.rounds}))
         await stop.wait()
         client.close()
 
@@ -398,7 +403,7 @@ async def seat_tables(base: str, ws_base: str, args: argparse.Namespace) -> list
             http_post(base, f"/api/rooms/{host['code']}/join", {"name": f"P{i}"})
             for i in range(1, players)
         ]
-        table.players = [Player(ws_base, t, table, think) for t in tickets]
+        table.players = [Player(ws_base, t, table, think, args.rounds) for t in tickets]
         return table
 
     sem = asyncio.Semaphore(32)
@@ -522,6 +527,7 @@ async def run(args: argparse.Namespace, base: str, server: Server | None) -> dic
         "players_per_game": args.players,
         "connections": args.games * args.players,
         "think_s": args.think,
+        "rounds": args.rounds,
         "ramp_s": args.ramp,
         "setup_s": round(setup_s, 1),
         "window_s": round(window, 1),
@@ -576,6 +582,13 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--edition", default="classic", choices=["classic", "2021"])
     parser.add_argument("--think", type=float, default=2.0, help="mean seconds before a move")
+    parser.add_argument(
+        "--rounds",
+        default="last",
+        choices=["last", "all"],
+        help="revealed rounds in each view (hello.rounds): the latest, as the web client asks, "
+        "or all",
+    )
     parser.add_argument("--duration", type=float, default=30.0, help="measured seconds")
     parser.add_argument("--ramp", type=float, default=10.0, help="seconds over which games start")
     parser.add_argument("--warmup", type=float, default=10.0, help="seconds after the ramp")

@@ -163,9 +163,10 @@ class Client:
     def version(self) -> int:
         return int(self.view["version"]) if self.view else 0
 
-    async def connect(self, since: int | None = None) -> Message:
+    async def connect(self, since: int | None = None, **hello_fields: Any) -> Message:
         self.ws = await connect(f"{self.ws_base}/ws/{self.code}", open_timeout=TIMEOUT)
         hello: Message = {"type": "hello", "v": 1, "token": self.token, "events": True}
+        hello.update(hello_fields)
         if since is not None:
             hello["since"] = since
         with contextlib.suppress(ConnectionClosed):  # refused at once: its answer is queued

@@ -244,3 +244,25 @@ def test_the_rounds_text_is_the_same_however_the_rounds_arrived() -> None:
     assert json.loads("{" + fresh(last) + "}")["rounds"] == [
         round_dict(scored) for scored in last.rounds
     ]
+
+
+def test_a_view_with_the_last_round_is_the_full_view_but_for_the_older_rounds() -> None:
+    """``hello.rounds: "last"``: the same shared view, its rounds cut to the latest, whether
+    the fan-out also made the full one for other sockets or not, and after a new game."""
+    rng = random.Random(8)
+    seats = ("p1", "p2", "p3")
+    deck = tuple(f"card-{i:03}" for i in range(84))
+    start = execute(None, StartGame(seats, deck, rules_for("2021", max_rounds=3), None), rng)
+    bot = RandomBot(rng)
+    states = [s for _, s, _ in playthrough(start[0], rng, lambda s, p: bot.act(player_view(s, p)))]
+    both, alone = Fanout(), Fanout()
+    for state in [start[0], *states, start[0]]:
+        if state is start[0]:
+            both.reset_rounds()
+            alone.reset_rounds()
+        full = json.loads("{" + both.shared_view_text(state, True) + "}")
+        for fanout in (both, alone):
+            cut = json.loads("{" + fanout.shared_view_text(state, False) + "}")
+            assert cut == {**full, "rounds": full["rounds"][-1:]}
+            assert cut["rounds"] == [round_dict(r) for r in state.rounds[-1:]]
+    assert len(states[-1].rounds) == 3

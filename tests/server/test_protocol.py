@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 
 from .harness import Client, ServerProcess, create_room, http, join_room
 
@@ -148,6 +149,58 @@ def test_reconnect_mid_vote_with_last_version_continues(server: ServerProcess) -
         await leaver.close()
         fresh = await leaver.connect()
         assert fresh["game"]["reset"] and fresh["game"]["events"] == []
+        await _close(clients)
+
+    asyncio.run(main())
+
+
+def test_a_socket_that_asks_for_the_last_round_gets_it_alone(server: ServerProcess) -> None:
+    """``hello.rounds: "last"``: every view that socket gets (each change, the welcome's
+    catch-up, ``sync``) carries only the latest revealed round; the others, every round."""
+
+    async def main() -> None:
+        clients = await _table(server, max_rounds=3)
+        last = clients[3]
+        await last.close()
+        welcome = await last.connect(since=last.version, rounds="last")
+        assert welcome["type"] == "welcome" and welcome["game"]["view"]["rounds"] == []
+        lasts: list[list[dict[str, object]]] = []
+        while not all(c.view is not None and c.view["phase"] == "over" for c in clients):
+            for client in clients:
+                move = client.legal_move(random.Random(len(lasts)))
+                if move is not None:
+                    answer = await client.command(move.pop("type"), **move)
+                    assert answer["type"] == "ack", answer
+            await asyncio.gather(*(c.drain(0.05) for c in clients))
+            assert last.view is not None and clients[0].view is not None
+            lasts.append(last.view["rounds"])
+            everyone = clients[0].view["rounds"]
+            assert last.view["rounds"] == everyone[-1:]
+            assert {k: v for k, v in last.view.items() if k != "rounds"} == {
+                k: v for k, v in clients[0].view.items() if k != "rounds"
+            } | {k: last.view[k] for k in ("viewer", "hand", "my_cards", "my_vote", "legal")}
+        rounds = clients[1].view["rounds"] if clients[1].view else []
+        assert [r["round"] for r in rounds] == [1, 2, 3]
+        assert {r[0]["round"] for r in lasts if r} == {1, 2, 3}  # each reveal, then alone
+        game_messages = [m for m in last.inbox if m["type"] == "game"]
+        assert all(len(m["view"]["rounds"]) <= 1 for m in game_messages)
+        # A rejoin and a sync: the latest round alone again, while the others still get all.
+        await last.close()
+        again = await last.connect(since=0, rounds="last")
+        assert again["game"]["view"]["rounds"] == rounds[-1:]
+        await last.send({"type": "sync", "since": 0})
+        synced = await last.until(lambda m: m["type"] == "game")
+        assert synced["view"]["rounds"] == rounds[-1:]
+        await clients[1].send({"type": "sync", "since": 0})
+        synced = await clients[1].until(lambda m: m["type"] == "game")
+        assert synced["view"]["rounds"] == rounds
+        # Anything but "all" or "last" is refused with a clear error, like any bad field.
+        await last.close()
+        before = len(last.inbox)
+        refused = await last.connect(rounds="some")
+        errors = [m for m in last.inbox[before:] if m["type"] == "error"]
+        assert errors and errors[0]["code"] == "command/malformed", errors
+        assert refused["code"] == "auth/hello_timeout"  # still waiting for a hello it can read
         await _close(clients)
 
     asyncio.run(main())

@@ -116,6 +116,11 @@ class Hello(ClientModel):
         default=False,
         description="also send the redacted events behind each change (default: views only)",
     )
+    rounds: Literal["all", "last"] = Field(
+        default="all",
+        description="which revealed rounds each view carries: every one, oldest first (the "
+        "default), or only the latest (a client that shows only the last reveal)",
+    )
 
 
 class GiveClue(ClientModel):
@@ -445,7 +450,10 @@ class GameView(ServerModel):
     scores: dict[str, int]
     pile_count: int
     discard_count: int
-    rounds: list[RoundResult]
+    rounds: list[RoundResult] = Field(
+        description="the revealed rounds, oldest first: every one, or only the latest for a "
+        'socket that said hello with ``rounds: "last"``'
+    )
     winners: list[SeatId]
     end_reason: EndReason | str | None = Field(
         default=None,

@@ -34,6 +34,7 @@ class Connection:
         "_rate",
         "_stamp",
         "_tokens",
+        "all_rounds",
         "closed",
         "events",
         "id",
@@ -50,6 +51,7 @@ class Connection:
         self.role = "spectator"
         self.token_hash = ""
         self.events = False  # the socket asked for redacted events besides views (hello)
+        self.all_rounds = True  # its views carry every revealed round, not only the latest
         self.closed = False
         self._rate = limits.messages_per_second
         self._burst = float(limits.message_burst)

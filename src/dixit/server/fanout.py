@@ -30,7 +30,10 @@ CATCH_UP_LIMIT = 1000  # beyond this many missed events a client gets a fresh vi
 class Fanout:
     def __init__(self) -> None:
         self.conns: dict[int, Connection] = {}
-        self._rounds: tuple[int, str] = (0, "[]")  # how many revealed rounds, as a JSON array
+        # The revealed rounds as JSON arrays, with how many rounds each holds: every one (made
+        # only once a socket asks for them all) and the latest alone.
+        self._rounds: tuple[int, str] = (0, "[]")
+        self._last_round: tuple[int, str] = (0, "[]")
 
     # ------------------------------------------------------------------ sockets
 
@@ -92,12 +95,15 @@ class Fanout:
             return
         numbered = [(from_version + i + 1, e) for i, e in enumerate(events)]
         shared = shared_event_dicts(events) if any(c.events for c in self.conns.values()) else []
-        view = self.shared_view_text(state)
-        texts: dict[tuple[str | None, bool], str] = {}
+        views: dict[bool, str] = {}
+        texts: dict[tuple[str | None, bool, bool], str] = {}
         for conn in list(self.conns.values()):
-            key = (conn.seat, conn.events)
+            key = (conn.seat, conn.events, conn.all_rounds)
             text = texts.get(key)
             if text is None:
+                view = views.get(conn.all_rounds)
+                if view is None:
+                    view = views[conn.all_rounds] = self.shared_view_text(state, conn.all_rounds)
                 with_events = numbered if conn.events else ()
                 text = self.game_text(
                     state, playing, conn.seat, from_version, with_events, False, shared, view
@@ -110,21 +116,22 @@ class Fanout:
         state: GameState | None,
         playing: bool,
         log: Sequence[Event],
-        viewer: str | None,
+        conn: Connection,
         since: int | None,
-        events: bool,
     ) -> m.GameUpdate | None:
-        """A fresh view, with the events after ``since`` when asked; or a reset to the view."""
+        """``conn``'s fresh view, with the events after ``since`` when it asked for events; or
+        a reset to the view."""
         if state is None:
             return None
-        version = state.version
+        version, viewer = state.version, conn.seat
+        view = self.shared_view_text(state, conn.all_rounds)
         if since is None or since > version or version - since > CATCH_UP_LIMIT:
-            text = self.game_text(state, playing, viewer, version, (), True)
-        elif not events:
-            text = self.game_text(state, playing, viewer, since, (), False)
+            text = self.game_text(state, playing, viewer, version, (), True, (), view)
+        elif not conn.events:
+            text = self.game_text(state, playing, viewer, since, (), False, (), view)
         else:
             missed = [(since + i + 1, e) for i, e in enumerate(log[since:])]
-            text = self.game_text(state, playing, viewer, since, missed, False)
+            text = self.game_text(state, playing, viewer, since, missed, False, (), view)
         return m.GameUpdate.model_validate_json(text)
 
     def game_text(
@@ -135,8 +142,8 @@ class Fanout:
         from_version: int,
         events: Sequence[tuple[int, Event]],
         reset: bool,
-        shared: Sequence[dict[str, object] | None] = (),
-        shared_view: str | None = None,
+        shared: Sequence[dict[str, object] | None],
+        shared_view: str,
     ) -> str:
         """The ``game`` message for one viewer, as JSON text.
 
@@ -157,22 +164,31 @@ class Fanout:
             {"type": "game", "v": m.PROTOCOL_VERSION, "from_version": from_version, "events": wire}
         )
         own = to_json(seat_dict(seat_view(state, viewer), legal))
-        if shared_view is None:
-            shared_view = self.shared_view_text(state)
         tail = '},"reset":true}' if reset else '},"reset":false}'
         return head[:-1] + ',"view":' + own[:-1] + "," + shared_view + tail
 
-    def shared_view_text(self, state: GameState) -> str:
-        """The fields of a view every viewer sees alike, as the inside of a JSON object.
+    def shared_view_text(self, state: GameState, all_rounds: bool = True) -> str:
+        """The fields of a view every viewer sees alike, as the inside of a JSON object, with
+        every revealed round or (``all_rounds`` false) only the latest.
 
         They come from the spectator's view (the engine's filter of what everyone may see).
         The revealed rounds are the same for every viewer and only grow, so each is serialized
         once and spliced in: the update's cost stays flat as a game goes on."""
         text = to_json(shared_view_dict(player_view(state, None), with_rounds=False))
-        return text[1:-1].replace('"rounds":[]', '"rounds":' + self._rounds_json(state), 1)
+        rounds = self._rounds_json(state) if all_rounds else self._last_round_json(state)
+        return text[1:-1].replace('"rounds":[]', '"rounds":' + rounds, 1)
 
     def reset_rounds(self) -> None:
-        self._rounds = (0, "[]")
+        self._rounds = self._last_round = (0, "[]")
+
+    def _last_round_json(self, state: GameState) -> str:
+        """The latest revealed round alone, as a JSON array (made once per round)."""
+        rounds = state.rounds
+        count, text = self._last_round
+        if count != len(rounds):
+            text = "[" + to_json(round_dict(rounds[-1])) + "]" if rounds else "[]"
+            self._last_round = (len(rounds), text)
+        return text
 
     def _rounds_json(self, state: GameState) -> str:
         """The revealed rounds' JSON array: each round is serialized once, when revealed, and

@@ -432,9 +432,7 @@ class Room:
             self.fanout.add(conn)
             if game is not None and game != self.data.game_number:
                 since = None
-            update = self.fanout.catch_up(
-                self.state, self.playing, self.log, conn.seat, since, conn.events
-            )
+            update = self.fanout.catch_up(self.state, self.playing, self.log, conn, since)
             conn.send(m.Welcome(you=you(conn, self.data.host), room=self.room_state(), game=update))
             conn.send(self.talk.state())
             self._send_room(skip=conn.id)
@@ -470,9 +468,7 @@ class Room:
             conn.send(m.Pong(id=msg.id))
             return
         if isinstance(msg, m.Sync):
-            update = self.fanout.catch_up(
-                self.state, self.playing, self.log, conn.seat, msg.since, conn.events
-            )
+            update = self.fanout.catch_up(self.state, self.playing, self.log, conn, msg.since)
             conn.send(m.RoomUpdate(room=self.room_state(), you=you(conn, self.data.host)))
             if update is not None:
                 conn.send(update)

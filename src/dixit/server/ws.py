@@ -68,6 +68,7 @@ async def _await_hello(ws: RoomSocket, conn: Connection, room: Room, timeout: fl
             conn.role, conn.seat = who
             conn.token_hash = token_hash(msg.token)
             conn.events = msg.events
+            conn.all_rounds = msg.rounds == "all"
             await room.attach(conn, msg.since, msg.game)
             return True
 

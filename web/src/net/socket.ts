@@ -88,7 +88,15 @@ export class RoomSocket {
     this.ws = ws;
     ws.onopen = () => {
       const since = this.since();
-      ws.send(JSON.stringify({ type: "hello", v: PROTOCOL_VERSION, token: this.token, since }));
+      // Only the latest reveal is shown (revealedRound), so views carry only the latest round.
+      const hello: Extract<ClientMessage, { type: "hello" }> = {
+        type: "hello",
+        v: PROTOCOL_VERSION,
+        token: this.token,
+        since,
+        rounds: "last",
+      };
+      ws.send(JSON.stringify(hello));
     };
     ws.onmessage = (e) => {
       this.lastHeard = Date.now();
