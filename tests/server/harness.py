@@ -163,7 +163,14 @@ class Client:
     def version(self) -> int:
         return int(self.view["version"]) if self.view else 0
 
-    async def connect(self, since: int | None = None, **hello_fields: Any) -> Message:
+    async def connect(
+        self,
+        since: int | None = None,
+        answers: tuple[str, ...] = ("welcome", "closed"),
+        **hello_fields: Any,
+    ) -> Message:
+        """Open a socket and say hello (``hello_fields`` added to it); the first message of a
+        type in ``answers``."""
         self.ws = await connect(f"{self.ws_base}/ws/{self.code}", open_timeout=TIMEOUT)
         hello: Message = {"type": "hello", "v": 1, "token": self.token, "events": True}
         hello.update(hello_fields)
@@ -171,7 +178,7 @@ class Client:
             hello["since"] = since
         with contextlib.suppress(ConnectionClosed):  # refused at once: its answer is queued
             await self.send(hello)
-        self.welcome = await self.until(lambda m: m["type"] in ("welcome", "closed"))
+        self.welcome = await self.until(lambda m: m["type"] in answers)
         return self.welcome
 
     async def close(self) -> None:
