@@ -95,7 +95,8 @@ class Fanout:
             return
         numbered = [(from_version + i + 1, e) for i, e in enumerate(events)]
         shared = shared_event_dicts(events) if any(c.events for c in self.conns.values()) else []
-        views: dict[bool, str] = {}
+        fields = _view_fields(state)
+        views: dict[bool, str] = {}  # the shared view with every round (True), the latest alone
         texts: dict[tuple[str | None, bool, bool], str] = {}
         for conn in list(self.conns.values()):
             key = (conn.seat, conn.events, conn.all_rounds)
@@ -103,7 +104,9 @@ class Fanout:
             if text is None:
                 view = views.get(conn.all_rounds)
                 if view is None:
-                    view = views[conn.all_rounds] = self.shared_view_text(state, conn.all_rounds)
+                    view = views[conn.all_rounds] = self._with_rounds(
+                        fields, state, conn.all_rounds
+                    )
                 with_events = numbered if conn.events else ()
                 text = self.game_text(
                     state, playing, conn.seat, from_version, with_events, False, shared, view
@@ -174,9 +177,11 @@ class Fanout:
         They come from the spectator's view (the engine's filter of what everyone may see).
         The revealed rounds are the same for every viewer and only grow, so each is serialized
         once and spliced in: the update's cost stays flat as a game goes on."""
-        text = to_json(shared_view_dict(player_view(state, None), with_rounds=False))
+        return self._with_rounds(_view_fields(state), state, all_rounds)
+
+    def _with_rounds(self, fields: str, state: GameState, all_rounds: bool) -> str:
         rounds = self._rounds_json(state) if all_rounds else self._last_round_json(state)
-        return text[1:-1].replace('"rounds":[]', '"rounds":' + rounds, 1)
+        return fields.replace('"rounds":[]', '"rounds":' + rounds, 1)
 
     def reset_rounds(self) -> None:
         self._rounds = self._last_round = (0, "[]")
@@ -202,6 +207,11 @@ class Fanout:
             text = text[:-1] + ("," if count else "") + added + "]"
             self._rounds = (len(rounds), text)
         return text
+
+
+def _view_fields(state: GameState) -> str:
+    """The shared fields of a view as the inside of a JSON object, ``rounds`` left empty."""
+    return to_json(shared_view_dict(player_view(state, None), with_rounds=False))[1:-1]
 
 
 _ROOM_HEAD = '{"type":"room","v":' + str(m.PROTOCOL_VERSION) + ',"room":'
