@@ -3,6 +3,9 @@
 - ``moves``: ``Room.apply`` per game move (memory store): random legal moves of 6-seat games
   until each is over. Includes deciding, storing, the room's own bookkeeping and fan-out to no
   sockets; what a command's random numbers cost shows here (:mod:`dixit.server.seeding`).
+- ``moves, seated``: the same with a socket on every seat, as the web client says hello
+  (``rounds: "last"``, no events): each change's ``game`` text is built for every seat (and
+  handed to a socket that drops it: no framing, no network).
 - ``lobby``: ``Room.handle`` per ``set_profile`` on a SQLite file: the versioned record write
   and the durable command record (one read, one write).
 
@@ -48,7 +51,7 @@ def _hub(store: EventStore, tmp: Path) -> Hub:
     return Hub(Services(config, store, card_source(tmp), MemoryPubSub(), "bench"))
 
 
-async def moves(games: int, tmp: Path) -> float:
+async def moves(games: int, tmp: Path, seated: bool = False) -> float:
     store = MemoryEventStore()
     hub = _hub(store, tmp)
     rng = random.Random(5)
@@ -60,6 +63,10 @@ async def moves(games: int, tmp: Path) -> float:
             await hub.join(room.code, m.JoinRoomRequest(name=name))
         host = room.data.seat(ticket.seat or "")
         assert host is not None
+        for seat in room.data.seats if seated else ():
+            conn = Connection(_Socket(), Limits())
+            conn.role, conn.seat, conn.all_rounds = "player", seat.id, False
+            room.fanout.add(conn)
         async with room.lock:
             await handlers.start(room, host, m.StartGame(id="start"), "start")
         while room.state is not None and room.state.phase is not Phase.OVER:
@@ -103,8 +110,10 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         per_move = asyncio.run(moves(args.games, Path(tmp)))
+        per_seated = asyncio.run(moves(args.games, Path(tmp), seated=True))
         per_lobby = asyncio.run(lobby(args.commands, Path(tmp)))
     print(f"moves: {per_move * 1e6:.1f} us CPU per Room.apply (memory store)")
+    print(f"moves, seated: {per_seated * 1e6:.1f} us CPU per Room.apply (6 sockets, memory store)")
     print(f"lobby: {per_lobby * 1e6:.1f} us CPU per set_profile (SQLite file)")
 
 
