@@ -199,17 +199,26 @@ def test_a_game_update_is_each_viewers_own_view(edition: str) -> None:
     checked = 0
     for state, events in [start, *((after, new) for _, after, new in moves)]:
         shared_view = fanout.shared_view_text(state)
-        numbered = [(state.version - len(events) + i + 1, e) for i, e in enumerate(events)]
+        before = state.version - len(events)
+        numbered = [(before + i + 1, e) for i, e in enumerate(events)]
         for viewer in (*seats, None, "not-playing"):
-            for playing in (True, False):
-                text = fanout.game_text(state, playing, viewer, 0, numbered, False, (), shared_view)
+            for playing, sent in ((True, numbered), (False, numbered), (True, [])):
+                text = fanout.game_text(
+                    state, playing, viewer, before, sent, False, (), shared_view
+                )
                 update = m.GameUpdate.model_validate_json(text)
                 legal = None if playing else LegalActions()
                 expected = view_dict(player_view(state, viewer), legal=legal)
-                assert json.loads(text)["view"] == expected
+                wire = [{"version": v, "event": redact_dict(e, viewer)} for v, e in sent]
+                assert json.loads(text) == {
+                    "type": "game",
+                    "v": m.PROTOCOL_VERSION,
+                    "from_version": before,
+                    "events": wire,
+                    "view": expected,
+                    "reset": False,
+                }
                 assert update.view.model_dump(mode="json") == expected
-                wire = [{"version": v, "event": redact_dict(e, viewer)} for v, e in numbered]
-                assert json.loads(text)["events"] == wire
                 checked += 1
     assert state.phase.value == "over" and checked > 300
 

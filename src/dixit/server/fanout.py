@@ -25,6 +25,7 @@ from dixit.protocol.convert import (
 from .connection import Connection
 
 CATCH_UP_LIMIT = 1000  # beyond this many missed events a client gets a fresh view instead
+_NO_MOVES = LegalActions()  # what a view offers while the room is not playing
 
 
 class Fanout:
@@ -155,20 +156,20 @@ class Fanout:
         all the room's sockets). ``shared``: the events' wire dicts that are the same for every
         viewer (None where they differ).
         """
-        legal = None if playing else LegalActions()
-        wire = [
-            {
-                "version": v,
-                "event": shared[i] if i < len(shared) and shared[i] else redact_dict(e, viewer),
-            }
-            for i, (v, e) in enumerate(events)
-        ]
-        head = to_json(
-            {"type": "game", "v": m.PROTOCOL_VERSION, "from_version": from_version, "events": wire}
-        )
-        own = to_json(seat_dict(seat_view(state, viewer), legal))
+        if events:
+            wire = [
+                {
+                    "version": v,
+                    "event": shared[i] if i < len(shared) and shared[i] else redact_dict(e, viewer),
+                }
+                for i, (v, e) in enumerate(events)
+            ]
+            head = _GAME_HEAD + str(from_version) + ',"events":' + to_json(wire)
+        else:  # every web client's socket: the head is the same text for all, made plainly
+            head = _GAME_HEAD + str(from_version) + ',"events":[]'
+        own = to_json(seat_dict(seat_view(state, viewer), None if playing else _NO_MOVES))
         tail = '},"reset":true}' if reset else '},"reset":false}'
-        return head[:-1] + ',"view":' + own[:-1] + "," + shared_view + tail
+        return head + ',"view":' + own[:-1] + "," + shared_view + tail
 
     def shared_view_text(self, state: GameState, all_rounds: bool = True) -> str:
         """The fields of a view every viewer sees alike, as the inside of a JSON object, with
@@ -214,6 +215,7 @@ def _view_fields(state: GameState) -> str:
     return to_json(shared_view_dict(player_view(state, None), with_rounds=False))[1:-1]
 
 
+_GAME_HEAD = '{"type":"game","v":' + str(m.PROTOCOL_VERSION) + ',"from_version":'
 _ROOM_HEAD = '{"type":"room","v":' + str(m.PROTOCOL_VERSION) + ',"room":'
 
 
