@@ -72,6 +72,13 @@ log = logging.getLogger("dixit.server")
 # How many times a command is decided again after another process wrote the room first.
 TRIES = 5
 
+
+def seen_key(seat: str, command_id: str) -> str:
+    """A seat's command in :attr:`Room.seen`: one string, not a tuple holding the id (a room
+    keeps one per command of its game; seat ids never hold a space, so keys never collide)."""
+    return seat + " " + command_id
+
+
 Change = RoomRecordData | Callable[[RoomRecordData], RoomRecordData]
 
 
@@ -98,7 +105,7 @@ class Room:
         self.lock = asyncio.Lock()
         self.state: GameState | None = None
         self.log: list[Event] = []
-        self.seen: dict[tuple[str, str], int] = {}
+        self.seen: dict[str, int] = {}  # applied commands (:func:`seen_key`): their version
         self.fanout = Fanout()
         self.follower = Follower(services.pubsub, data.code, services.origin)
         self.attendance = Attendance(
@@ -150,10 +157,10 @@ class Room:
 
     def _remember_commands(self, stored: Sequence[StoredEvent]) -> None:
         """Command ids already applied (a resend is acknowledged, never applied again)."""
-        key: tuple[str, str] | None = None
+        key: str | None = None
         for event in stored:
             if event.command_id is not None and event.actor is not None:
-                key = (event.actor, event.command_id)
+                key = seen_key(event.actor, event.command_id)
             elif event.command_id is not None or event.actor is not None:
                 key = None
             if key is not None:
@@ -484,7 +491,7 @@ class Room:
             conn.send(error_json(command_id, Code.SPECTATOR, "spectators watch"))
             return
         async with self.lock:
-            key = (conn.seat, command_id)
+            key = seen_key(conn.seat, command_id)
             done = self.seen.get(key)
             if done is not None:
                 conn.send(ack_json(command_id, done, True))
@@ -511,20 +518,21 @@ class Room:
                 self.fanout.close_seat(seat.id, Code.LEFT, "you left the room")
 
     async def _decide_and_retry(
-        self, conn: Connection, msg: m.ClientModel, command_id: str, key: tuple[str, str]
+        self, conn: Connection, msg: m.ClientModel, command_id: str, key: str
     ) -> tuple[int, SeatRecord] | None:
         """Decide and store; when another process wrote first, catch up and decide again on
         the fresh record and events (:data:`TRIES` times at most). None: this very command was
         applied before (by this process, another one, or before a restart)."""
         recorded = type(msg) in handlers.RECORDED
-        command = CommandKey(key[0], command_id)
+        assert conn.seat is not None
+        command = CommandKey(conn.seat, command_id)
         for attempt in range(TRIES):
             if attempt:
                 await self.sync_from_store()
                 if key in self.seen:
                     return None
             try:
-                seat = self.data.seat(key[0])
+                seat = self.data.seat(conn.seat)
                 if seat is None or seat.left or seat.token_hash != conn.token_hash:
                     raise ServerError(Code.BAD_TOKEN, "not your seat any more")
                 return await self._dispatch(seat, msg, command_id), seat
