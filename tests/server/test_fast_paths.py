@@ -9,6 +9,7 @@ import random
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
 
 from dixit.bots import RandomBot
 from dixit.engine import LegalActions, StartGame, execute, player_view, playthrough, rules_for
@@ -24,6 +25,7 @@ from dixit.protocol.convert import (
 )
 from dixit.protocol.parse import _parse
 from dixit.server.fanout import Fanout, room_head, you_json
+from dixit.server.room import room_settings
 
 
 def _slow_parse(text: str) -> m.ClientModel:
@@ -275,3 +277,19 @@ def test_a_view_with_the_last_round_is_the_full_view_but_for_the_older_rounds() 
             assert cut == {**full, "rounds": full["rounds"][-1:]}
             assert cut["rounds"] == [round_dict(r) for r in state.rounds[-1:]]
     assert len(states[-1].rounds) == 3
+
+
+def test_rooms_with_the_same_settings_share_one_settings_model() -> None:
+    """A room's settings model is shared with every room whose settings are the same (models
+    are frozen): the same settings in another key order are the same, others are not, and
+    settings that do not validate are refused as they always were."""
+    raw = {"edition": "2021", "timers": {"clue": None, "submit": 60, "vote": 30}}
+    first = room_settings(raw)
+    assert first == m.RoomSettings.model_validate(raw)
+    assert room_settings(dict(reversed(raw.items()))) is first
+    other = room_settings({**raw, "edition": "classic"})
+    assert other is not first and other.edition == "classic"
+    with pytest.raises(ValidationError):
+        room_settings({"edition": "2031"})
+    with pytest.raises(ValidationError):
+        first.edition = "classic"

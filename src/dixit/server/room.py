@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -73,6 +74,23 @@ log = logging.getLogger("dixit.server")
 TRIES = 5
 
 
+# Settings models by their JSON: rooms with the same settings share one (a model is frozen, and
+# ~1.8 KiB each). Bounded: emptied when full, as a room keeps its own reference.
+_SETTINGS: dict[str, m.RoomSettings] = {}
+_SETTINGS_KEPT = 1024
+
+
+def room_settings(raw: dict[str, Any]) -> m.RoomSettings:
+    """The settings model of a room record's ``settings``."""
+    key = json.dumps(raw, sort_keys=True, separators=(",", ":"))
+    settings = _SETTINGS.get(key)
+    if settings is None:
+        if len(_SETTINGS) >= _SETTINGS_KEPT:
+            _SETTINGS.clear()
+        settings = _SETTINGS[key] = m.RoomSettings.model_validate(raw)
+    return settings
+
+
 def seen_key(seat: str, command_id: str) -> str:
     """A seat's command in :attr:`Room.seen`: one string, not a tuple holding the id (a room
     keeps one per command of its game; seat ids never hold a space, so keys never collide)."""
@@ -101,7 +119,7 @@ class Room:
         self.data = data
         self.record_version = record_version  # of ``data`` in the store; 0: not known yet
         self.services = services
-        self.settings = m.RoomSettings.model_validate(data.settings)
+        self.settings = room_settings(data.settings)
         self.lock = asyncio.Lock()
         self.state: GameState | None = None
         self.log: list[Event] = []
@@ -218,7 +236,7 @@ class Room:
             self.fanout.reset_rounds()
             self.autoplay.new_game()
         if data.settings != self.data.settings:
-            self.settings = m.RoomSettings.model_validate(data.settings)
+            self.settings = room_settings(data.settings)
             self._readable = None
         self.data = data
 
