@@ -126,3 +126,36 @@ def test_quick_init_refuses_what_it_cannot_copy():
     for cls in (Mutable, Unslotted):
         with pytest.raises(TypeError):
             quick_init(cls)
+
+
+def test_events_hold_the_games_own_card_ids_not_the_commands_copies():
+    """A command's card ids are equal copies (parsed from a message): the events, and so the
+    state and the log a server keeps, hold the ids the game dealt, so each copy can go."""
+    rng = random.Random(3)
+    start = StartGame(("p1", "p2", "p3", "p4"), DECK, rules_for("classic"), first_storyteller="p1")
+    state, _ = execute(None, start, rng)
+    dealt = {id(card) for card in DECK}
+
+    def copied(command):
+        fields = {}
+        for f in dataclasses.fields(command):
+            value = getattr(command, f.name)
+            if f.name == "card":
+                value = "".join(value)  # an equal string that is not the dealt one
+            elif f.name == "cards":
+                value = tuple("".join(card) for card in value)
+            fields[f.name] = value
+        return type(command)(**fields)
+
+    kinds = set()
+    while state.phase is not Phase.OVER and state.round < 3:
+        for player in engine.waiting_for(state):
+            command = copied(random_command(state, player, rng))
+            state, events = execute(state, command, rng)
+            for event in events:
+                kinds.add(type(event).__name__)
+                cards = getattr(event, "cards", None) or (getattr(event, "card", None),)
+                assert all(card is None or id(card) in dealt for card in cards), event
+            break
+    assert {"ClueGiven", "CardsSubmitted", "VoteCast"} <= kinds
+    assert all(id(card) in dealt for card in (*state.table, *state.votes.values()))

@@ -11,7 +11,16 @@ from collections.abc import Callable
 from typing import Any
 
 from .chance import shuffle
-from .commands import CastVote, Command, EndGame, GiveClue, PlayerId, StartGame, SubmitCards
+from .commands import (
+    CardId,
+    CastVote,
+    Command,
+    EndGame,
+    GiveClue,
+    PlayerId,
+    StartGame,
+    SubmitCards,
+)
 from .errors import Code, GameError
 from .events import (
     CardsDrawn,
@@ -101,6 +110,15 @@ def _start(command: StartGame, rng: random.Random) -> list[Event]:
     ]
 
 
+def _own(cards: tuple[CardId, ...], card: object) -> CardId | None:
+    """The game's own id for ``card`` when ``cards`` holds it, else None. Events hold that
+    string, not the command's equal copy: a server keeps a game's events while it lasts."""
+    try:
+        return cards[cards.index(card)]
+    except ValueError:
+        return None
+
+
 def _check_phase(state: GameState, phase: Phase, doing: str) -> None:
     if state.phase is not phase:
         raise GameError(Code.WRONG_PHASE, f"cannot {doing} now: the game is in {state.phase}")
@@ -112,7 +130,8 @@ def _give_clue(state: GameState, command: GiveClue, rng: random.Random) -> list[
     player = command.player
     if state.storyteller is not None and state.storyteller != player:
         raise GameError(Code.NOT_YOUR_TURN, f"{state.storyteller} is the storyteller")
-    if command.card not in state.hands[player]:
+    card = _own(state.hands[player], command.card)
+    if card is None:
         raise GameError(Code.CARD_NOT_IN_HAND, "that card is not in your hand")
     clue = command.clue.strip() if isinstance(command.clue, str) else ""
     if not clue:
@@ -121,7 +140,7 @@ def _give_clue(state: GameState, command: GiveClue, rng: random.Random) -> list[
         raise GameError(
             Code.CLUE_TOO_LONG, f"a clue has at most {state.rules.clue_max_length} characters"
         )
-    return [ClueGiven(player, command.card, clue)]
+    return [ClueGiven(player, card, clue)]
 
 
 def _submit(state: GameState, command: SubmitCards, rng: random.Random) -> list[Event]:
@@ -141,10 +160,13 @@ def _submit(state: GameState, command: SubmitCards, rng: random.Random) -> list[
     if count > 1 and len(set(cards)) != count:
         raise GameError(Code.DUPLICATE_CARD, "the same card twice")
     hand = state.hands[player]
+    owned = []
     for card in cards:
-        if card not in hand:
+        own = _own(hand, card)
+        if own is None:
             raise GameError(Code.CARD_NOT_IN_HAND, "that card is not in your hand")
-    cards = tuple(cards)
+        owned.append(own)
+    cards = tuple(owned)
     events: list[Event] = [CardsSubmitted(player, cards)]
     if len(state.submissions) + 2 == len(state.players):
         assert state.storyteller_card is not None
@@ -166,14 +188,15 @@ def _vote(state: GameState, command: CastVote, rng: random.Random) -> list[Event
         raise GameError(Code.STORYTELLER_CANNOT_VOTE, "the storyteller does not vote")
     if player in state.votes:
         raise GameError(Code.ALREADY_VOTED, "you have already voted this round")
-    if command.card not in state.table:
+    card = _own(state.table, command.card)
+    if card is None:
         raise GameError(Code.CARD_NOT_ON_TABLE, "that card is not on the table")
-    if command.card in state.submissions[player]:
+    if card in state.submissions[player]:
         raise GameError(Code.CANNOT_VOTE_OWN_CARD, "you cannot vote for your own card")
-    events: list[Event] = [VoteCast(player, command.card)]
+    events: list[Event] = [VoteCast(player, card)]
     if len(state.votes) + 2 == len(state.players):
         votes = dict(state.votes)
-        votes[player] = command.card
+        votes[player] = card
         events.extend(_end_round(state, votes, rng))
     return events
 
