@@ -66,7 +66,9 @@ async def _await_hello(ws: RoomSocket, conn: Connection, room: Room, timeout: fl
                 conn.send(m.Closed(code=Code.BAD_TOKEN, message="this token opens no seat here"))
                 return False
             conn.role, conn.seat = who
-            conn.token_hash = token_hash(msg.token)
+            seat = room.data.seat(conn.seat)
+            # The seat record's own string when there is one (one fewer copy a socket keeps).
+            conn.token_hash = (seat and seat.token_hash) or token_hash(msg.token)
             conn.events = msg.events
             conn.all_rounds = msg.rounds == "all"
             await room.attach(conn, msg.since, msg.game)
