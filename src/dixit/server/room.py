@@ -515,7 +515,7 @@ class Room:
                 conn.send(ack_json(command_id, done, True))
                 return
             try:
-                outcome = await self._decide_and_retry(conn, msg, command_id, key)
+                outcome = await self._decide_and_retry(conn, msg, conn.seat, command_id)
             except CodedError as error:  # the engine's, the server's: nothing changed
                 conn.send(error_json(command_id, error.code, error.message))
                 return
@@ -536,21 +536,20 @@ class Room:
                 self.fanout.close_seat(seat.id, Code.LEFT, "you left the room")
 
     async def _decide_and_retry(
-        self, conn: Connection, msg: m.ClientModel, command_id: str, key: str
+        self, conn: Connection, msg: m.ClientModel, seat_id: str, command_id: str
     ) -> tuple[int, SeatRecord] | None:
         """Decide and store; when another process wrote first, catch up and decide again on
         the fresh record and events (:data:`TRIES` times at most). None: this very command was
         applied before (by this process, another one, or before a restart)."""
         recorded = type(msg) in handlers.RECORDED
-        assert conn.seat is not None
-        command = CommandKey(conn.seat, command_id)
+        command = CommandKey(seat_id, command_id)
         for attempt in range(TRIES):
             if attempt:
                 await self.sync_from_store()
-                if key in self.seen:
+                if seen_key(seat_id, command_id) in self.seen:
                     return None
             try:
-                seat = self.data.seat(conn.seat)
+                seat = self.data.seat(seat_id)
                 if seat is None or seat.left or seat.token_hash != conn.token_hash:
                     raise ServerError(Code.BAD_TOKEN, "not your seat any more")
                 return await self._dispatch(seat, msg, command_id), seat
