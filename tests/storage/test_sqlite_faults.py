@@ -251,3 +251,21 @@ def test_the_wal_starts_over_under_steady_writes(
     # Every page written stays in a WAL that never starts over: 56 MB here. Starting over
     # after each checkpoint past RESTART_FRAMES: 5-6 MB.
     assert largest < (20 << 20), f"the WAL grew to {largest >> 20} MB"
+
+
+def test_a_batch_waits_for_more_writes_only_under_load(tmp_path: Path) -> None:
+    """Past GROUP_FROM_RATE writes a second a batch's first write waits for about GROUP_TARGET
+    writes' worth of time (MAX_COMMIT_DELAY_S at most); below it, none."""
+    from dixit.storage import sqlite
+
+    store = SQLiteEventStore(tmp_path / "db.sqlite3")
+    assert store._commit_delay(0.1) == 0.0  # no rate yet: the window is not over
+    store._arrived = 100  # 200 a second: written at the end of the loop's turn
+    assert store._commit_delay(0.5) == 0.0
+    store._arrived = 1000  # 2,000 a second: about GROUP_TARGET writes' time
+    assert store._commit_delay(1.0) == pytest.approx(sqlite.GROUP_TARGET / 2000)
+    assert store._commit_delay(1.2) == pytest.approx(sqlite.GROUP_TARGET / 2000)  # kept
+    store._arrived = 400  # 800 a second: capped
+    assert store._commit_delay(1.5) == sqlite.MAX_COMMIT_DELAY_S
+    store._arrived = 10  # quiet again: no wait
+    assert store._commit_delay(2.0) == 0.0
