@@ -111,12 +111,13 @@ ADD_ROOM_VERSION = "ALTER TABLE rooms ADD COLUMN version INTEGER NOT NULL DEFAUL
 
 
 TURN_POLL_S = 0.0005  # how often a write on the event loop looks for the writers' turn
-# Group commits under load: from GROUP_FROM_RATE writes a second (measured over RATE_WINDOW_S),
-# a batch's first write waits for GROUP_TARGET writes' worth of time, MAX_COMMIT_DELAY_S at
-# most; below it, none (changes reach players a turn of the loop after they are written).
-GROUP_FROM_RATE = 500.0
+# Group commits under load: a batch's first write waits for GROUP_TARGET writes' worth of time
+# at the rate of the last RATE_WINDOW_S, MAX_COMMIT_DELAY_S at most, and only when at least two
+# writes would come within that (GROUP_FROM_RATE); below it, none (changes reach players a turn
+# of the loop after they are written).
 GROUP_TARGET = 4
 MAX_COMMIT_DELAY_S = 0.004
+GROUP_FROM_RATE = 2 / MAX_COMMIT_DELAY_S  # 500 writes a second
 RATE_WINDOW_S = 0.5
 # WAL frames (pages) past which a checkpoint finishes holding the writers' turn, so that the
 # WAL starts over (SQLite's own automatic checkpoint threshold). The WAL file keeps its size
