@@ -156,17 +156,21 @@ class Fanout:
         all the room's sockets). ``shared``: the events' wire dicts that are the same for every
         viewer (None where they differ).
         """
+        # Every web client's socket asks for no events: its head is plain text, no encoder.
+        wire = "[]"
         if events:
-            wire = [
-                {
-                    "version": v,
-                    "event": shared[i] if i < len(shared) and shared[i] else redact_dict(e, viewer),
-                }
-                for i, (v, e) in enumerate(events)
-            ]
-            head = _GAME_HEAD + str(from_version) + ',"events":' + to_json(wire)
-        else:  # every web client's socket: the head is the same text for all, made plainly
-            head = _GAME_HEAD + str(from_version) + ',"events":[]'
+            wire = to_json(
+                [
+                    {
+                        "version": v,
+                        "event": shared[i]
+                        if i < len(shared) and shared[i]
+                        else redact_dict(e, viewer),
+                    }
+                    for i, (v, e) in enumerate(events)
+                ]
+            )
+        head = _GAME_HEAD + str(from_version) + ',"events":' + wire
         own = to_json(seat_dict(seat_view(state, viewer), None if playing else _NO_MOVES))
         tail = '},"reset":true}' if reset else '},"reset":false}'
         return head + ',"view":' + own[:-1] + "," + shared_view + tail
