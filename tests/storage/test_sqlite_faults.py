@@ -9,6 +9,8 @@ import contextlib
 import fcntl
 import os
 import sqlite3
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -251,6 +253,37 @@ def test_the_wal_starts_over_under_steady_writes(
     # A WAL that never starts over keeps every page written (27 MB after 1,500 of these
     # commits, checkpointed without the turn). Starting over past RESTART_FRAMES: 5-6 MB.
     assert largest < (20 << 20), f"the WAL grew to {largest >> 20} MB"
+
+
+def test_closing_waits_for_a_checkpoint_in_progress(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The checkpoint runs on its own thread; closing the store while it runs must leave its
+    connection (and the writers' turn) alone until it is done: closing a connection another
+    thread is using crashed the process (a segfault in CI)."""
+    checkpoint = SQLiteEventStore._checkpoint
+    began = threading.Event()
+    finished: list[int] = []
+
+    def slow_checkpoint(store: SQLiteEventStore, db: sqlite3.Connection) -> None:
+        began.set()
+        time.sleep(0.2)  # the store is asked to close meanwhile
+        checkpoint(store, db)  # raises on a closed connection (or crashes)
+        finished.append(db.execute("SELECT count(*) FROM events").fetchone()[0])
+
+    monkeypatch.setattr(SQLiteEventStore, "_checkpoint", slow_checkpoint)
+
+    async def main() -> None:
+        store = SQLiteEventStore(tmp_path / "db.sqlite3")
+        store.checkpoint_every_s = 0.01
+        await store.open()
+        await store.append("A1:1", 0, [{"n": 1}])
+        while not began.is_set():
+            await asyncio.sleep(0.005)
+        await store.close()
+
+    asyncio.run(main())
+    assert finished == [1]
 
 
 def test_a_batch_waits_for_more_writes_only_under_load(tmp_path: Path) -> None:

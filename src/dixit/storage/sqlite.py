@@ -218,7 +218,9 @@ class SQLiteEventStore:
                         await loop.run_in_executor(self._checkpoints, self._checkpoint, db)
         finally:
             if db is not None:
-                db.close()
+                # On the checkpoint thread, after a checkpoint a cancel left running there:
+                # closing a connection while another thread uses it crashes the process.
+                self._checkpoints.submit(db.close)
 
     def _checkpoint(self, db: sqlite3.Connection) -> None:
         """Copy the WAL into the database file without stopping writes; when the WAL has
@@ -246,6 +248,8 @@ class SQLiteEventStore:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._checkpointer
             self._checkpointer = None
+        # Before the writers' turn file and the connections go: a checkpoint may hold the turn.
+        await asyncio.get_running_loop().run_in_executor(None, self._checkpoints.shutdown)
 
         def close() -> None:
             lane, self._lane_db = self._lane_db, None
@@ -264,7 +268,6 @@ class SQLiteEventStore:
         if self._turns is not None:
             os.close(self._turns)
             self._turns = None
-        self._checkpoints.shutdown(wait=True)
 
     async def _run(self, work: Work[T], *, read: bool = False) -> T:
         if read:
