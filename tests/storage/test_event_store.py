@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sqlite3
 import uuid
 from collections.abc import Callable
 from pathlib import Path
@@ -141,6 +142,46 @@ def test_sqlite_survives_reopening(tmp_path: Path) -> None:
         await again.close()
 
     run(main)
+
+
+def test_sqlite_moves_events_keyed_by_stream_to_the_appended_layout(tmp_path: Path) -> None:
+    """A database from before events were appended at the table's end keeps its events, its
+    one-version-once rule and its rooms when a server opens it."""
+    path = tmp_path / "old.sqlite3"
+    old = sqlite3.connect(path)
+    old.executescript(
+        "CREATE TABLE events (stream TEXT NOT NULL, version INTEGER NOT NULL, "
+        "data TEXT NOT NULL, command_id TEXT, actor TEXT, PRIMARY KEY (stream, version)) "
+        "WITHOUT ROWID;"
+        "CREATE TABLE rooms (code TEXT PRIMARY KEY, data TEXT NOT NULL, created REAL NOT NULL, "
+        "updated REAL NOT NULL);"
+    )
+    old.executemany(
+        "INSERT INTO events VALUES (?, ?, ?, ?, ?)",
+        [("B:1", 1, '{"n": 1}', "c1", "p1"), ("A:1", 1, '{"n": 2}', None, None)]
+        + [("A:1", v, f'{{"n": {v + 1}}}', f"c{v}", "p2") for v in range(2, 5)],
+    )
+    old.execute("INSERT INTO rooms VALUES ('A', '{\"ok\": true}', 1.0, 1.0)")
+    old.commit()
+    old.close()
+
+    async def main() -> None:
+        store = await _opened(f"sqlite:///{path}")
+        assert [e.data["n"] for e in await store.read("A:1")] == [2, 3, 4, 5]
+        assert [(e.command_id, e.actor) for e in await store.read("B:1")] == [("c1", "p1")]
+        with pytest.raises(VersionConflict):
+            await store.append("A:1", 3, [{"n": 9}])
+        assert await store.append("A:1", 4, [{"n": 6}]) == 5
+        assert await store.load_room("A") == {"ok": True}
+        await store.close()
+
+    run(main)
+    db = sqlite3.connect(path)
+    (sql,) = db.execute("SELECT sql FROM sqlite_master WHERE name = 'events'").fetchone()
+    assert "WITHOUT ROWID" not in sql.upper()
+    with pytest.raises(sqlite3.IntegrityError):  # the index still refuses a version twice
+        db.execute("INSERT INTO events VALUES ('A:1', 5, '{}', NULL, NULL)")
+    db.close()
 
 
 def test_default_database_is_in_the_data_dir(monkeypatch: pytest.MonkeyPatch) -> None:
