@@ -93,9 +93,10 @@ CREATE TABLE IF NOT EXISTS {name} (
     command_id TEXT,
     actor TEXT
 )"""
+EVENTS_INDEX = "CREATE UNIQUE INDEX IF NOT EXISTS events_stream ON events (stream, version)"
 SCHEMA = f"""
 {EVENTS.format(name="events")};
-CREATE UNIQUE INDEX IF NOT EXISTS events_stream ON events (stream, version);
+{EVENTS_INDEX};
 CREATE TABLE IF NOT EXISTS rooms (
     code TEXT PRIMARY KEY,
     data TEXT NOT NULL,
@@ -686,7 +687,7 @@ def _append_events_at_the_end(db: sqlite3.Connection) -> None:
         ).rowcount
         db.execute("DROP TABLE events")
         db.execute("ALTER TABLE events_appended RENAME TO events")
-        db.execute("CREATE UNIQUE INDEX events_stream ON events (stream, version)")
+        db.execute(EVENTS_INDEX)  # in the same transaction: never a moment without it
         db.execute("COMMIT")
     except BaseException:
         _rollback(db)
