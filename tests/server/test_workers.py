@@ -24,6 +24,7 @@ from websockets.exceptions import ConnectionClosed
 
 from dixit.engine import replay
 from dixit.engine.serialize import event_from_json
+from dixit.server.handoff import owner
 from dixit.storage import open_store
 
 from .harness import (
@@ -203,6 +204,42 @@ def test_two_workers_share_a_game_and_survive_a_worker_kill(
         assert _updates_chain(client) == last  # every player got every update
 
 
+def test_a_socket_passed_to_a_worker_that_dies_before_taking_it_is_served_where_it_landed(
+    tmp_path: Path,
+) -> None:
+    # The owner is stopped, so the other worker gets the connection and passes it into the
+    # owner's queue; the owner is then killed with it there (as one whose last thread was
+    # still exiting): the worker that passed it answers it instead of losing it.
+    database = f"sqlite:///{tmp_path / 'dixit.sqlite3'}"
+    server = ServerProcess(database=database, workdir=tmp_path, extra=("--workers", "2"))
+    server.start()
+    try:
+        workers = _workers_seen(server.base)
+        ticket = create_room(server.base, NAMES[0])
+        index = str(owner(ticket["code"], 2))
+        pid = int(workers[index])
+
+        async def main() -> str:
+            client = Client(server.ws_base, ticket)
+            os.kill(pid, signal.SIGSTOP)
+            try:
+                while _state(pid) != "T":  # stopped before anything is sent
+                    await asyncio.sleep(0.01)
+                connecting = asyncio.create_task(client.connect())
+                await asyncio.sleep(1.0)  # handed over, and waiting in the stopped owner's queue
+                assert not connecting.done()
+            finally:
+                os.kill(pid, signal.SIGKILL)
+            assert (await connecting)["type"] == "welcome"
+            served_by = _socket_worker(client).split(":")[0]
+            await client.close()
+            return served_by
+
+        assert asyncio.run(main()) != index
+    finally:
+        server.stop()
+
+
 async def _read_all(database: str, code: str) -> list[Any]:
     store = open_store(database)
     await store.open()
@@ -264,13 +301,18 @@ def _descendants(root: int) -> set[int]:
     return found
 
 
-def _alive(pid: int) -> bool:
-    # A zombie (exited, not yet reaped by its parent) counts as gone.
+def _state(pid: int) -> str:
+    """The process's state letter (R, S, T, Z …); empty once it is gone."""
     try:
         with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+            return stat.read().rsplit(")", 1)[1].split()[0]
     except OSError:
-        return False
+        return ""
+
+
+def _alive(pid: int) -> bool:
+    # A zombie (exited, not yet reaped by its parent) counts as gone.
+    return _state(pid) not in ("", "Z")
 
 
 def test_a_dependency_refusing_at_start_is_one_line_with_workers(tmp_path: Path) -> None:

@@ -9,6 +9,11 @@ one process. So a worker that receives the opening handshake of a room another w
 it: the socket's descriptor and the request's bytes go to the owner over a Unix socket
 (``SCM_RIGHTS``), and the owner answers the handshake as if it had accepted the connection.
 When the owner cannot take it (it is restarting), the worker serves the socket itself.
+
+The owner confirms each socket it has taken with one byte. Until then the passing worker
+keeps its own copy: an owner that dies with the socket still in its queue (killed a moment
+before, its last thread not yet gone) closes the link unconfirmed, and the passing worker
+serves the socket itself instead of losing it.
 """
 
 from __future__ import annotations
@@ -26,6 +31,10 @@ from pathlib import Path
 log = logging.getLogger("dixit.server")
 
 MAX_REQUEST = 64 * 1024  # a handshake request larger than this is served where it landed
+TAKEN = b"t"  # the owner's confirmation
+# An owner that neither confirms nor closes the link in this time is alive but busy: the
+# socket stays in its queue and it answers when it gets to it.
+CONFIRM_S = 5.0
 
 
 def owner(code: str, workers: int) -> int:
@@ -48,29 +57,45 @@ class Handoff:
     def mine(self, code: str) -> bool:
         return owner(code, self.workers) == self.index
 
-    def pass_on(self, code: str, connection: socket.socket, request: bytes) -> bool:
-        """Give ``connection`` (and the request read from it) to the owner of ``code``; False
-        when it cannot take it now (serve it here then). The caller closes its own copy."""
+    def pass_on(self, code: str, connection: socket.socket, request: bytes) -> socket.socket | None:
+        """Send ``connection`` (and the request read from it) to the owner of ``code``: the link
+        to await :meth:`taken` on, or None when the owner cannot take it now (serve it here
+        then). The caller closes its copy ``connection`` either way and keeps the socket it
+        was copied from open until :meth:`taken` says."""
         if len(request) > MAX_REQUEST:
-            return False
+            return None
         index = owner(code, self.workers)
-        # A connection of its own for each socket passed: connecting fails at once when the
-        # owner is down (a kept connection to a worker that died could still take a message,
-        # and the socket in it would be lost with the worker).
-        peer = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        # A link of its own for each socket passed: connecting fails at once when the owner is
+        # down, and the owner closing it unconfirmed says the socket went with the owner.
+        link = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
-            peer.setblocking(False)
-            peer.connect(inbox_path(self.directory, index))
-            peer.sendmsg(
+            link.setblocking(False)
+            link.connect(inbox_path(self.directory, index))
+            link.sendmsg(
                 [request],
                 [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [connection.fileno()]))],
             )
         except OSError as error:  # restarting, or its inbox is full: serve it here
             log.debug("worker %d cannot take a socket of %s now: %s", index, code, error)
+            link.close()
+            return None
+        return link
+
+    @staticmethod
+    async def taken(link: socket.socket) -> bool:
+        """Whether the owner has the socket sent on ``link``: True once it confirms (or after
+        :data:`CONFIRM_S` without an answer), False when the link closes unconfirmed."""
+        try:
+            answer = await asyncio.wait_for(
+                asyncio.get_running_loop().sock_recv(link, 1), CONFIRM_S
+            )
+        except TimeoutError:
+            return True
+        except OSError:  # reset: the owner died with the socket in its queue
             return False
         finally:
-            peer.close()
-        return True
+            link.close()
+        return answer == TAKEN
 
     async def serve(self, take: Callable[[socket.socket, bytes], None]) -> None:
         """Receive the connections other workers pass here and ``take`` each (a socket in
@@ -117,15 +142,17 @@ class Handoff:
             request, fds = b"", []
         asyncio.get_running_loop().remove_reader(peer.fileno())
         readers.discard(peer)
-        peer.close()
         for extra in fds[1:]:
             os.close(extra)
-        if not fds:
-            return
-        connection = socket.socket(fileno=fds[0])
-        connection.setblocking(False)
-        try:
-            take(connection, request)
-        except Exception:
-            log.exception("could not take a socket passed by another worker")
-            connection.close()
+        if fds:
+            connection = socket.socket(fileno=fds[0])
+            connection.setblocking(False)
+            try:
+                take(connection, request)
+            except Exception:
+                log.exception("could not take a socket passed by another worker")
+                connection.close()  # unconfirmed: the worker that passed it serves it
+            else:
+                with contextlib.suppress(OSError):  # the sender waited no longer: it is ours
+                    peer.send(TAKEN)
+        peer.close()

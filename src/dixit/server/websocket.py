@@ -253,6 +253,7 @@ class RoomSocket(asyncio.Protocol):
         "_part_op",
         "_part_size",
         "_parts",
+        "_passing",
         "_ping_payload",
         "_pinged",
         "_reading_paused",
@@ -294,6 +295,7 @@ class RoomSocket(asyncio.Protocol):
         self._part_size = 0
         self._part_deflated = False
         self._deflate: Deflate | None = None
+        self._passing: asyncio.Task[None] | None = None  # waiting for the owner to confirm
         self._pinged = 0.0  # when our unanswered ping went out (0: none)
         self._ping_payload = b""
         self._heard = self._told = False  # frames came in / went out since the last look
@@ -342,7 +344,10 @@ class RoomSocket(asyncio.Protocol):
 
     def shutdown(self) -> None:
         """uvicorn is stopping: tell the peer (1012, service restart) and close."""
-        if self._open and not self._close_sent:
+        if self._passing is not None:  # the owner may have it: nothing written here
+            self._passing.cancel()
+            self._gone = True
+        elif self._open and not self._close_sent:
             self._write(close_frame(RESTART))
             self._close_sent = True
         elif not self._open and self.transport is not None:
@@ -373,9 +378,10 @@ class RoomSocket(asyncio.Protocol):
 
     # ------------------------------------------------------------------ the handshake
 
-    def _handshake(self, request: bytes, raw: bytes) -> None:
+    def _handshake(self, request: bytes, raw: bytes, pass_on: bool = True) -> None:
         """Answer the opening handshake (RFC 6455 §4.2): 101 and the room's handler, or an
-        HTTP error and the connection closed."""
+        HTTP error and the connection closed; or, under ``--workers``, pass it on to the
+        room's owner (unless ``pass_on`` is false)."""
         line, *header_lines = request.decode("latin-1").split("\r\n")
         method, _, rest = line.partition(" ")
         target = rest.rpartition(" ")[0]
@@ -394,43 +400,70 @@ class RoomSocket(asyncio.Protocol):
             self._reject(400, "Bad Request")
         elif code is None:
             self._reject(404, "Not Found")
-        elif self.handoff is not None and not self.handoff.mine(code) and self._pass_on(code, raw):
+        elif (
+            pass_on
+            and self.handoff is not None
+            and not self.handoff.mine(code)
+            and self._pass_on(code, raw)
+        ):
             return
         else:
-            config = self.config
-            if config.ws_per_message_deflate:
-                self._deflate = negotiate_deflate(headers.get("sec-websocket-extensions", []))
-            extension = (
-                f"sec-websocket-extensions: {self._deflate.header()}\r\n" if self._deflate else ""
-            )
-            answer = (
-                "HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\n"
-                f"connection: Upgrade\r\nsec-websocket-accept: {accept_key(key)}\r\n{extension}"
-            ).encode("latin-1")
-            assert self.transport is not None
-            self.transport.write(answer + self._default_headers() + b"\r\n")
-            self._open = True
-            self.services.metrics.sockets += 1
-            self.sockets.add(self)
-            self._run(code)
+            self._accept(code, headers, key)
+
+    def _accept(self, code: str, headers: dict[str, list[str]], key: str) -> None:
+        """Answer 101 and start the room's handler."""
+        config = self.config
+        if config.ws_per_message_deflate:
+            self._deflate = negotiate_deflate(headers.get("sec-websocket-extensions", []))
+        extension = (
+            f"sec-websocket-extensions: {self._deflate.header()}\r\n" if self._deflate else ""
+        )
+        answer = (
+            "HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\n"
+            f"connection: Upgrade\r\nsec-websocket-accept: {accept_key(key)}\r\n{extension}"
+        ).encode("latin-1")
+        assert self.transport is not None
+        self.transport.write(answer + self._default_headers() + b"\r\n")
+        self._open = True
+        self.services.metrics.sockets += 1
+        self.sockets.add(self)
+        self._run(code)
 
     def _pass_on(self, code: str, raw: bytes) -> bool:
         """Give the connection to the worker that owns room ``code`` (:mod:`.handoff`): it
-        answers the handshake (``raw``, the bytes read so far). True once it has it."""
+        answers the handshake (``raw``, the bytes read so far). True once it was sent; this
+        end then reads nothing and answers only if the owner closes the link unconfirmed."""
         assert self.transport is not None and self.handoff is not None
         own = self.transport.get_extra_info("socket")
         if own is None:
             return False
         copy = socket.socket(fileno=os.dup(own.fileno()))
         try:
-            if not self.handoff.pass_on(code, copy, raw):
-                return False
+            link = self.handoff.pass_on(code, copy, raw)
         finally:
             copy.close()
-        self._gone = True  # this end reads and writes nothing more; the owner has the socket
+        if link is None:
+            return False
         self.transport.pause_reading()
-        self.transport.close()
+        self._passing = asyncio.get_running_loop().create_task(self._passed(raw, link))
         return True
+
+    async def _passed(self, raw: bytes, link: socket.socket) -> None:
+        assert self.transport is not None and self.handoff is not None
+        taken = await self.handoff.taken(link)
+        self._passing = None
+        if self.transport.is_closing():
+            return
+        if taken:
+            self._gone = True  # the owner has the socket: this end writes nothing more
+            self.transport.close()
+            return
+        # The owner died with it: serve it here, the bytes after the request included.
+        end = raw.find(b"\r\n\r\n")
+        self._handshake(raw[:end], raw, pass_on=False)
+        self.transport.resume_reading()
+        if self._open and end + 4 < len(raw):
+            self.data_received(raw[end + 4 :])
 
     def _reject(self, status: int, reason: str, extra: str = "") -> None:
         body = reason.encode()
