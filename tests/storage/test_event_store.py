@@ -95,6 +95,32 @@ def test_wrong_expected_version_writes_nothing(store_url: str) -> None:
     run(main)
 
 
+def test_a_writer_behind_another_servers_appends_is_refused(store_url: str) -> None:
+    """Two servers on one database: each appends after its own last write; the one whose
+    version the other moved past is refused, whole, and learns the version found."""
+    if store_url == "memory://":
+        pytest.skip("a memory store is one server's")
+
+    async def main() -> None:
+        first, second = await _opened(store_url), await _opened(store_url)
+        stream = _stream()
+        assert await first.append(stream, 0, [{"n": 1}]) == 1
+        assert await second.append(stream, 1, [{"n": 2}, {"n": 3}]) == 3
+        room = RoomRecord(stream.split(":")[0], {"by": "first"})
+        for events in ([{"n": 9}], [{"n": 9}, {"n": 10}]):
+            with pytest.raises(VersionConflict) as refused:
+                await first.append(stream, 1, events, room=room, room_version=0)
+            assert (refused.value.expected, refused.value.actual) == (1, 3)
+        assert await first.load_room(room.code) is None  # the room write rolled back too
+        assert await first.append(stream, 3, [{"n": 4}]) == 4
+        assert await second.append(stream, 4, [{"n": 5}]) == 5
+        assert [e.data["n"] for e in await second.read(stream)] == [1, 2, 3, 4, 5]
+        await first.close()
+        await second.close()
+
+    run(main)
+
+
 def test_concurrent_writers_exactly_one_wins(store_url: str) -> None:
     async def main() -> None:
         store = await _opened(store_url)
