@@ -48,6 +48,20 @@ async def _owner(
             await serving
 
 
+def _passed_to_an_owner_not_accepting(
+    tmp_path: Path,
+) -> tuple[socket.socket, socket.socket, socket.socket, socket.socket]:
+    """An owner's inbox that listens but accepts nothing yet, and a socket passed into it:
+    (the inbox, the client's end, the sender's end, the sender's link)."""
+    inbox = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    inbox.bind(inbox_path(str(tmp_path), 1))
+    inbox.listen(8)
+    client, accepted = socket.socketpair()
+    link = Handoff(str(tmp_path), 2, 2).pass_on(_code_of(1), accepted, REQUEST)
+    assert link is not None
+    return inbox, client, accepted, link
+
+
 def _still_ours(client: socket.socket, kept: socket.socket) -> None:
     """The sender's socket still reaches the client: it can serve it itself."""
     with client, kept:
@@ -86,12 +100,7 @@ async def test_an_owner_dying_with_the_socket_in_its_queue_leaves_it_to_the_send
 ) -> None:
     # What a worker killed a moment before looks like: its inbox still listens (its last
     # thread is still going), nobody accepts, then it closes.
-    inbox = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-    inbox.bind(inbox_path(str(tmp_path), 1))
-    inbox.listen(8)
-    client, accepted = socket.socketpair()
-    link = Handoff(str(tmp_path), 2, 2).pass_on(_code_of(1), accepted, REQUEST)
-    assert link is not None
+    inbox, client, accepted, link = _passed_to_an_owner_not_accepting(tmp_path)
     waiting = asyncio.get_running_loop().create_task(Handoff.taken(link))
     await asyncio.sleep(0.05)
     assert not waiting.done()  # no answer yet: the sender keeps its socket
@@ -120,12 +129,7 @@ async def test_an_owner_alive_but_busy_keeps_the_socket_in_its_queue(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(handoff, "CONFIRM_S", 0.05)
-    inbox = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-    inbox.bind(inbox_path(str(tmp_path), 1))
-    inbox.listen(8)
-    client, accepted = socket.socketpair()
-    link = Handoff(str(tmp_path), 2, 2).pass_on(_code_of(1), accepted, REQUEST)
-    assert link is not None
+    inbox, client, accepted, link = _passed_to_an_owner_not_accepting(tmp_path)
     accepted.close()
     assert await Handoff.taken(link)  # no answer in time: it is the owner's to answer
     peer, _ = inbox.accept()  # the owner gets to it later: the socket is still there
