@@ -39,9 +39,19 @@ def run(coro_fn: Callable[[], object]) -> None:
 
 @pytest.fixture(params=["memory", "sqlite", "postgres"])
 def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "memory":
+    return _url(request.param, tmp_path)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def shared_store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A database several servers can share (not a memory store, which is one server's)."""
+    return _url(request.param, tmp_path)
+
+
+def _url(kind: str, tmp_path: Path) -> str:
+    if kind == "memory":
         return "memory://"
-    if request.param == "sqlite":
+    if kind == "sqlite":
         return f"sqlite:///{tmp_path / 'store.sqlite3'}"
     reason = _postgres_reachable()
     if reason:
@@ -95,14 +105,12 @@ def test_wrong_expected_version_writes_nothing(store_url: str) -> None:
     run(main)
 
 
-def test_a_writer_behind_another_servers_appends_is_refused(store_url: str) -> None:
+def test_a_writer_behind_another_servers_appends_is_refused(shared_store_url: str) -> None:
     """Two servers on one database: each appends after its own last write; the one whose
     version the other moved past is refused, whole, and learns the version found."""
-    if store_url == "memory://":
-        pytest.skip("a memory store is one server's")
 
     async def main() -> None:
-        first, second = await _opened(store_url), await _opened(store_url)
+        first, second = await _opened(shared_store_url), await _opened(shared_store_url)
         stream = _stream()
         assert await first.append(stream, 0, [{"n": 1}]) == 1
         assert await second.append(stream, 1, [{"n": 2}, {"n": 3}]) == 3
