@@ -408,26 +408,22 @@ class RoomSocket(asyncio.Protocol):
         ):
             return
         else:
-            self._accept(code, headers, key)
-
-    def _accept(self, code: str, headers: dict[str, list[str]], key: str) -> None:
-        """Answer 101 and start the room's handler."""
-        config = self.config
-        if config.ws_per_message_deflate:
-            self._deflate = negotiate_deflate(headers.get("sec-websocket-extensions", []))
-        extension = (
-            f"sec-websocket-extensions: {self._deflate.header()}\r\n" if self._deflate else ""
-        )
-        answer = (
-            "HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\n"
-            f"connection: Upgrade\r\nsec-websocket-accept: {accept_key(key)}\r\n{extension}"
-        ).encode("latin-1")
-        assert self.transport is not None
-        self.transport.write(answer + self._default_headers() + b"\r\n")
-        self._open = True
-        self.services.metrics.sockets += 1
-        self.sockets.add(self)
-        self._run(code)
+            config = self.config
+            if config.ws_per_message_deflate:
+                self._deflate = negotiate_deflate(headers.get("sec-websocket-extensions", []))
+            extension = (
+                f"sec-websocket-extensions: {self._deflate.header()}\r\n" if self._deflate else ""
+            )
+            answer = (
+                "HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\n"
+                f"connection: Upgrade\r\nsec-websocket-accept: {accept_key(key)}\r\n{extension}"
+            ).encode("latin-1")
+            assert self.transport is not None
+            self.transport.write(answer + self._default_headers() + b"\r\n")
+            self._open = True
+            self.services.metrics.sockets += 1
+            self.sockets.add(self)
+            self._run(code)
 
     def _pass_on(self, code: str, raw: bytes) -> bool:
         """Give the connection to the worker that owns room ``code`` (:mod:`.handoff`): it
