@@ -27,6 +27,7 @@ from websockets.asyncio.client import connect
 
 from dixit.ops.observe import ServerMetrics
 from dixit.server.config import Limits
+from dixit.server.handoff import Handoff, inbox_path, owner
 from dixit.server.websocket import (
     STATE_KEY,
     RoomSocket,
@@ -346,12 +347,13 @@ def test_every_player_of_a_game_gets_every_update_in_order(server: ServerProcess
 class _Transport:
     """What RoomSocket uses of an asyncio transport, keeping what was written."""
 
-    def __init__(self) -> None:
+    def __init__(self, connection: socket.socket | None = None) -> None:
         self.written: list[bytes] = []
         self.buffered = 0
         self.closing = False
         self.aborted = False
         self.protocol: asyncio.BaseProtocol | None = None
+        self.connection = connection  # the descriptor under it, where a test needs one
 
     def get_protocol(self) -> asyncio.BaseProtocol | None:
         return self.protocol
@@ -360,7 +362,7 @@ class _Transport:
         self.protocol = protocol
 
     def get_extra_info(self, name: str, default: Any = None) -> Any:
-        return default
+        return self.connection if name == "socket" and self.connection else default
 
     def write(self, data: bytes) -> None:
         self.written.append(data)
@@ -373,6 +375,8 @@ class _Transport:
 
     def close(self) -> None:
         self.closing = True
+        if self.connection is not None:
+            self.connection.close()
 
     def abort(self) -> None:
         self.closing = self.aborted = True
@@ -402,19 +406,28 @@ class _Hub:
             limits = Limits(send_buffer_bytes=1000)
 
 
-def _open_socket() -> tuple[RoomSocket, _Transport]:
+def _handshake(code: str = "ABCD") -> bytes:
+    key = base64.b64encode(b"k" * 16).decode()
+    return (
+        f"GET /ws/{code} HTTP/1.1\r\nupgrade: websocket\r\nconnection: Upgrade\r\n"
+        f"sec-websocket-key: {key}\r\nsec-websocket-version: 13\r\n\r\n"
+    ).encode()
+
+
+def _socket_on(transport: _Transport, socket_class: type[RoomSocket] = RoomSocket) -> RoomSocket:
     async def never(*_: Any) -> None:
         await asyncio.sleep(3600)
 
     services = SocketServices(_Hub(), ServerMetrics(), never)  # type: ignore[arg-type]
-    sock = RoomSocket(_Config(), _State(), {STATE_KEY: services})
-    transport = _Transport()
+    sock = socket_class(_Config(), _State(), {STATE_KEY: services})
     sock.connection_made(transport)  # type: ignore[arg-type]
-    key = base64.b64encode(b"k" * 16).decode()
-    sock.data_received(
-        f"GET /ws/ABCD HTTP/1.1\r\nupgrade: websocket\r\nconnection: Upgrade\r\n"
-        f"sec-websocket-key: {key}\r\nsec-websocket-version: 13\r\n\r\n".encode()
-    )
+    return sock
+
+
+def _open_socket() -> tuple[RoomSocket, _Transport]:
+    transport = _Transport()
+    sock = _socket_on(transport)
+    sock.data_received(_handshake())
     assert transport.written[0].startswith(b"HTTP/1.1 101")
     return sock, transport
 
@@ -550,3 +563,37 @@ def test_the_open_sockets_are_one_set_per_server() -> None:
     a = RoomSocket(_Config(), _State(), state)
     b = RoomSocket(_Config(), _State(), state)
     assert a.sockets is b.sockets and isinstance(a.sockets, Sockets)
+
+
+def test_a_server_stopping_while_the_owner_has_not_confirmed_a_passed_socket_writes_nothing(
+    tmp_path: Path,
+) -> None:
+    """Under ``--workers``: the socket may be in the owner's queue, so the worker that passed it
+    neither answers its handshake (503) nor closes it with a frame of its own when uvicorn
+    stops; it closes only its copy, and the owner answers when it gets to the socket."""
+    code = next(c for c in ("ABCD", "BCDE", "CDEF", "DEFG") if owner(c, 2) == 1)
+    inbox = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)  # worker 1's, busy
+    inbox.bind(inbox_path(str(tmp_path), 1))
+    inbox.listen(8)
+    client, accepted = socket.socketpair()
+
+    async def main() -> _Transport:
+        transport = _Transport(accepted)
+        sock = _socket_on(transport, RoomSocket.tagged([], Handoff(str(tmp_path), 2, 2)))
+        sock.data_received(_handshake(code))
+        await asyncio.sleep(0.01)  # passed to worker 1, which does not answer yet
+        assert transport.written == [] and not transport.closing
+        sock.shutdown()
+        await asyncio.sleep(0.01)
+        return transport
+
+    transport = asyncio.run(main())
+    assert transport.written == [] and transport.closing
+    peer, _ = inbox.accept()  # worker 1 gets to its queue: the socket is there, unanswered
+    request, fds, _, _ = socket.recv_fds(peer, 4096, 1)
+    assert request == _handshake(code) and len(fds) == 1
+    with socket.socket(fileno=fds[0]) as owners:
+        owners.sendall(b"HTTP/1.1 101 from the owner")
+    assert client.recv(64) == b"HTTP/1.1 101 from the owner"
+    for s in (peer, inbox, client):
+        s.close()
