@@ -9,6 +9,7 @@ with the reason, when it is not there). Sockets are stand-ins that keep what the
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 import threading
 import time
@@ -79,6 +80,47 @@ def test_one_process_fires_each_timer_and_every_seat_gets_every_notice_once(
             # One process at a time played for the late: none ever met the other's write.
             assert CountingStore.conflicts == 0
             assert room_a.driver.gains + room_b.driver.gains >= 1
+
+    run(main)
+
+
+def test_a_timers_notices_leave_with_the_updates_of_its_move_and_its_hand_over(
+    tmp_path: Path,
+) -> None:
+    """The notice goes out with the update it explains, before the change note to other
+    processes is sent: a player who leaves right after the update (a browser closing the
+    tab, a person back from a break reconnecting) has had the notice on the same socket.
+    Each change note is held here until the test has looked at the socket."""
+
+    async def main() -> None:
+        async with processes(tmp_path, "memory", count=1) as (a,):
+            code, (ann, bo, cy) = await create(
+                a, ["Bo", "Cy"], first_storyteller="host", timers={"clue": 1}
+            )
+            bo_socket = await a.connect(code, bo)
+            await a.connect(code, cy)
+            assert (await (await a.connect(code, ann)).send("start_game"))["type"] == "ack"
+            held: list[asyncio.Future[None]] = []
+            publish = a.pubsub.publish
+
+            async def holding(channel: str, message: str, *, echo: bool = True) -> None:
+                if "game" in json.loads(message):  # a change note (not a notice's)
+                    held.append(asyncio.get_running_loop().create_future())
+                    await held[-1]
+                await publish(channel, message, echo=echo)
+
+            a.pubsub.publish = holding  # type: ignore[method-assign]
+            # Ann, the storyteller, tells no clue: the timer tells one for her.
+            await until(lambda: len(held) == 1, "the timer's move, its change note held")
+            assert bo_socket.messages("game")[-1]["view"]["phase"] == "submit"
+            assert ("timer/auto_played", "p1") in bo_socket.notices()
+            held[0].set_result(None)
+            await until(lambda: len(held) == 2, "the hand-over, its change note held")
+            seats = bo_socket.messages("room")[-1]["room"]["seats"]
+            assert [s["autoplay"] for s in seats if s["id"] == "p1"] == [True]
+            assert ("seat/autoplayed", "p1") in bo_socket.notices()
+            a.pubsub.publish = publish  # type: ignore[method-assign]
+            held[1].set_result(None)
 
     run(main)
 

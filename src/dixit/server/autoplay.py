@@ -52,7 +52,7 @@ from dixit.storage import StorageError, VersionConflict
 from . import lobby
 from .driver import BACKOFF
 from .records import DeadlineRecord, RevealRecord, RoomRecordData, SeatRecord
-from .roomview import bot_level
+from .roomview import autoplayed, bot_level
 from .seeding import room_random
 from .shelf import Shelf
 
@@ -302,13 +302,16 @@ class Autoplay:
         self._next_after = time.monotonic() + gap * self.scale
         return True
 
-    async def _play(self, seat_id: str, command: Command, actor: str) -> bool:
-        """Apply a move made for ``seat_id``; False when it could not be."""
+    async def _play(
+        self, seat_id: str, command: Command, actor: str, notice: m.Notice | None = None
+    ) -> bool:
+        """Apply a move made for ``seat_id`` (``notice`` going with it); False when it could
+        not be."""
         room = self.room
         if not self.driving:
             return False
         try:
-            await room.apply(command, None, actor)  # VersionConflict: the caller re-plans
+            await room.apply(command, None, actor, notice=notice)  # VersionConflict: re-plan
         except GameError as error:
             log.warning("room %s: move for %s refused: %s", room.code, seat_id, error)
             state = room.state
@@ -319,7 +322,7 @@ class Autoplay:
             if fallback is None:
                 return False
             try:
-                await room.apply(fallback, None, actor)
+                await room.apply(fallback, None, actor, notice=notice)
             except GameError:
                 return False
         return True
@@ -416,13 +419,15 @@ class Autoplay:
         if seat is None or not legal_actions(state, seat_id):
             return True
         command = await self.decide(seat)
-        if command is None or not await self._play(seat_id, command, f"timer:{seat_id}"):
-            return command is None
-        room.notice(
-            NoticeCode.AUTO_PLAYED,
-            f"Time ran out: a computer player played for {seat.name}.",
-            seat_id,
+        if command is None:
+            return True
+        played = m.Notice(
+            code=NoticeCode.AUTO_PLAYED,
+            message=f"Time ran out: a computer player played for {seat.name}.",
+            seat=seat_id,
         )
+        if not await self._play(seat_id, command, f"timer:{seat_id}", played):
+            return False
         self._to_hand.append(seat_id)
         await self._hand_over()
         return True
@@ -437,10 +442,5 @@ class Autoplay:
             if seat is not None and room.data.status == "playing":
                 handed = lobby.hand_to_computer(room.data, seat.id, m.DEFAULT_BOT_LEVEL)
                 if handed is not room.data:
-                    await room.commit(handed)
-                    room.notice(
-                        NoticeCode.AUTOPLAYED,
-                        f"A computer player plays for {seat.name} until they come back.",
-                        seat.id,
-                    )
+                    await room.commit(handed, notice=autoplayed(seat))
             self._to_hand.pop(0)

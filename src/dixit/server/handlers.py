@@ -16,13 +16,13 @@ from typing import TYPE_CHECKING, Any
 from dixit.engine import CastVote, Command, EndGame, GiveClue, StartGame, SubmitCards
 from dixit.protocol import messages as m
 from dixit.protocol.codes import ErrorCode as Code
-from dixit.protocol.codes import NoticeCode
 from dixit.storage import CommandKey
 
 from . import lobby
 from .cards import UnknownDeck
 from .errors import ServerError
 from .records import SeatRecord
+from .roomview import autoplayed
 from .rules import rules_from_settings
 from .seeding import room_random
 
@@ -133,15 +133,9 @@ async def kick(room: Room, host: SeatRecord, msg: m.Kick, command_id: str) -> in
 
 async def set_bot(room: Room, host: SeatRecord, msg: m.SetBot, command_id: str) -> int:
     data = lobby.set_bot(room.data, msg.seat, msg.bot, m.DEFAULT_BOT_LEVEL)
-    version = await room.commit(data, applied(host, command_id))
-    seat = room.data.seat(msg.seat)
-    if msg.bot and seat is not None and seat.autoplay:
-        room.notice(
-            NoticeCode.AUTOPLAYED,
-            f"A computer player plays for {seat.name} until they come back.",
-            seat.id,
-        )
-    return version
+    seat = data.seat(msg.seat)
+    notice = autoplayed(seat) if msg.bot and seat is not None and seat.autoplay else None
+    return await room.commit(data, applied(host, command_id), notice)
 
 
 async def transfer_host(room: Room, host: SeatRecord, msg: m.TransferHost, command_id: str) -> int:

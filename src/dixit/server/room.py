@@ -39,7 +39,6 @@ from dixit.engine import (
 from dixit.engine.serialize import event_from_json, event_to_json
 from dixit.protocol import messages as m
 from dixit.protocol.codes import ErrorCode as Code
-from dixit.protocol.codes import NoticeCode
 from dixit.protocol.convert import ack_json, error_json
 from dixit.pubsub import Here, MemoryPresence, Presence, PubSub
 from dixit.storage import (
@@ -63,7 +62,7 @@ from .errors import ServerError
 from .fanout import Fanout, you
 from .follow import Attendance, Follower, Note
 from .records import RoomRecordData, SeatRecord
-from .roomview import room_view
+from .roomview import reclaimed, room_view
 from .seeding import DeferredRandom, command_seed
 from .shelf import readable
 from .tokens import token_hash
@@ -245,9 +244,12 @@ class Room:
         self.log.extend(events)
         self.autoplay.shelf.learn(events)
 
-    async def commit(self, data: Change, command: CommandKey | None = None) -> int:
+    async def commit(
+        self, data: Change, command: CommandKey | None = None, notice: m.Notice | None = None
+    ) -> int:
         """Store a new room record (if still at ``record_version``), then take it and tell
-        everyone; with ``command``, record that command as applied in the same write.
+        everyone; with ``command``, record that command as applied in the same write; a
+        ``notice`` (what the change means for a seat) leaves with the room's update.
 
         ``data`` is the new record, or a function computing it from the current one: then a
         write refused because another process wrote first is retried on the fresh record
@@ -255,23 +257,27 @@ class Room:
         syncs and decides again); a command already recorded :class:`DuplicateCommand`; a
         store failure :class:`StorageError`. Nothing is taken in memory unless stored."""
         if isinstance(data, RoomRecordData):
-            return await self._write_record(data, command)
+            return await self._write_record(data, command, notice)
         for attempt in range(TRIES):
             if attempt:
                 await self.sync_from_store()
             try:
-                return await self._write_record(data(self.data), command)
+                return await self._write_record(data(self.data), command, notice)
             except VersionConflict:
                 if attempt == TRIES - 1:
                     raise
         raise AssertionError("unreachable")
 
-    async def _write_record(self, data: RoomRecordData, command: CommandKey | None) -> int:
+    async def _write_record(
+        self, data: RoomRecordData, command: CommandKey | None, notice: m.Notice | None
+    ) -> int:
         self.record_version = await self.services.store.put_room(
             RoomRecord(self.code, data.to_json()), self.record_version, command=command
         )
         self._take(data)
         self._send_room()
+        if notice is not None:
+            self.tell(notice)
         self.autoplay.after_change()
         await self.follower.publish(self.data.game_number, self.version)
         return self.version
@@ -282,9 +288,12 @@ class Room:
         command_id: str | None,
         actor: str,
         changes: dict[str, Any] | None = None,
+        notice: m.Notice | None = None,
     ) -> int:
         """Decide, store (expected version, one transaction with the record), then swap and
-        tell everyone."""
+        tell everyone. A ``notice`` (a timer's) leaves with the change's update, before the
+        change note to other processes: a player gets both together, not the notice a
+        moment after a view that already shows the move."""
         old = self.state
         version = old.version if old is not None else 0
         rng = DeferredRandom(command_seed(self.data.seed, self.data.game_number, version))
@@ -315,6 +324,8 @@ class Room:
         self.fanout.send_game(state, self.playing, version, events)
         if room_changed or self.data.deadline is not None:
             self._send_room()
+        if notice is not None:
+            self.tell(notice)
         self.autoplay.after_change()
         await self.follower.publish(self.data.game_number, self.version)
         return state.version
@@ -381,10 +392,9 @@ class Room:
         if self.fanout.conns:
             self.fanout.send_room(self.room_state(), self.data.host, skip)
 
-    def notice(self, code: NoticeCode, message: str, seat: str | None) -> None:
+    def tell(self, notice: m.Notice) -> None:
         """To every socket of the room: here at once, on other processes through their
         followers (each socket gets it once)."""
-        notice = m.Notice(code=code, message=message, seat=seat)
         self.fanout.send_all(notice)
         self.follower.tell("notice", notice.model_dump(mode="json"))
 
@@ -462,7 +472,7 @@ class Room:
             conn.send(self.talk.state())
             self._send_room(skip=conn.id)
             if back and seat is not None:
-                self._tell_reclaimed(seat)
+                self.tell(reclaimed(seat))
         if conn.closed:
             return
         # Shared presence, then a note: other processes close their socket of this seat.
@@ -479,11 +489,7 @@ class Room:
 
     async def reclaim(self, seat: SeatRecord) -> None:
         """The person is back (a game move of theirs): their seat is theirs again."""
-        await self.commit(lambda data: lobby.reclaim(data, seat.id))
-        self._tell_reclaimed(seat)
-
-    def _tell_reclaimed(self, seat: SeatRecord) -> None:
-        self.notice(NoticeCode.RECLAIMED, f"{seat.name} is back and plays again.", seat.id)
+        await self.commit(lambda data: lobby.reclaim(data, seat.id), notice=reclaimed(seat))
 
     # ------------------------------------------------------------------ commands
 

@@ -7,6 +7,7 @@ from collections.abc import Collection
 
 from dixit.engine import GameState, waiting_for
 from dixit.protocol import messages as m
+from dixit.protocol.codes import NoticeCode
 
 from .records import RoomRecordData, SeatRecord
 
@@ -73,3 +74,19 @@ def bot_level(seat: SeatRecord) -> m.BotLevel | None:
         if seat.bot_kind == level:
             return level
     return m.DEFAULT_BOT_LEVEL
+
+
+def autoplayed(seat: SeatRecord) -> m.Notice:
+    """``seat/autoplayed``: a computer player plays ``seat`` until its person is back."""
+    return m.Notice(
+        code=NoticeCode.AUTOPLAYED,
+        message=f"A computer player plays for {seat.name} until they come back.",
+        seat=seat.id,
+    )
+
+
+def reclaimed(seat: SeatRecord) -> m.Notice:
+    """``seat/reclaimed``: ``seat``'s person is back and plays again."""
+    return m.Notice(
+        code=NoticeCode.RECLAIMED, message=f"{seat.name} is back and plays again.", seat=seat.id
+    )
