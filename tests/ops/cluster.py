@@ -291,10 +291,18 @@ class Player:
             return
 
     async def drop(self) -> None:
-        if self.ws is not None:
-            with contextlib.suppress(Exception):
-                await self.ws.close()
-            self.ws = None
+        """Close the socket, then read what the server sent on it before it saw the close: a
+        notice sent a moment before the player left belongs to this socket (a browser closing
+        a tab would have shown it). After the closing handshake nothing more comes, so this
+        waits for no timer."""
+        ws, self.ws = self.ws, None
+        if ws is None:
+            return
+        with contextlib.suppress(Exception):
+            await ws.close()
+        with contextlib.suppress(Exception):
+            while True:  # frames received before the server's close frame, then closed
+                self._take(json.loads(await asyncio.wait_for(ws.recv(), 5)))
 
     async def command(self, kind: str, **fields: Any) -> str:
         """Send a command (answered later, in :meth:`run` or :meth:`answer`); its id."""
