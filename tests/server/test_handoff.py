@@ -20,7 +20,7 @@ from .hubs import run
 REQUEST = b"GET /ws/ROOM HTTP/1.1\r\nhost: x\r\n\r\n"
 
 
-def _code_of(index: int) -> str:
+def code_of(index: int) -> str:
     """A room code whose sockets worker ``index`` (of 2) serves."""
     return next(c for c in ("ABCD", "BCDE", "CDEF", "DEFG") if owner(c, 2) == index)
 
@@ -40,7 +40,7 @@ async def _owner(
             await serving
 
 
-def _inbox_not_accepting(tmp_path: Path) -> socket.socket:
+def inbox_not_accepting(tmp_path: Path) -> socket.socket:
     """Worker 1's inbox, listening but accepting nothing yet."""
     inbox = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     inbox.bind(inbox_path(str(tmp_path), 1))
@@ -52,7 +52,7 @@ def _pass(tmp_path: Path) -> tuple[socket.socket, socket.socket, socket.socket]:
     """Worker 2 passes a connection of worker 1's room on: (the client's end, the sender's
     end, the sender's link to await the owner's answer on)."""
     client, accepted = socket.socketpair()
-    link = Handoff(str(tmp_path), 2, 2).pass_on(_code_of(1), accepted, REQUEST)
+    link = Handoff(str(tmp_path), 2, 2).pass_on(code_of(1), accepted, REQUEST)
     assert link is not None
     return client, accepted, link
 
@@ -84,7 +84,7 @@ def test_the_owner_confirms_a_socket_it_took(tmp_path: Path) -> None:
 def test_an_owner_that_is_down_cannot_take_it(tmp_path: Path) -> None:
     client, accepted = socket.socketpair()
     Path(inbox_path(str(tmp_path), 1)).touch()  # left by a worker that died
-    assert Handoff(str(tmp_path), 2, 2).pass_on(_code_of(1), accepted, REQUEST) is None
+    assert Handoff(str(tmp_path), 2, 2).pass_on(code_of(1), accepted, REQUEST) is None
     _still_ours(client, accepted)
 
 
@@ -94,7 +94,7 @@ def test_an_owner_dying_with_the_socket_in_its_queue_leaves_it_to_the_sender(
     # What a worker killed a moment before looks like: its inbox still listens (its last
     # thread is still going), nobody accepts, then it closes.
     async def main() -> None:
-        inbox = _inbox_not_accepting(tmp_path)
+        inbox = inbox_not_accepting(tmp_path)
         client, accepted, link = _pass(tmp_path)
         waiting = asyncio.get_running_loop().create_task(Handoff.taken(link))
         await asyncio.sleep(0.05)
@@ -125,7 +125,7 @@ def test_an_owner_alive_but_busy_keeps_the_socket_in_its_queue(
     monkeypatch.setattr(handoff, "CONFIRM_S", 0.05)
 
     async def main() -> None:
-        inbox = _inbox_not_accepting(tmp_path)
+        inbox = inbox_not_accepting(tmp_path)
         client, accepted, link = _pass(tmp_path)
         accepted.close()
         assert await Handoff.taken(link)  # no answer in time: it is the owner's to answer

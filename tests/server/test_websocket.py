@@ -27,7 +27,7 @@ from websockets.asyncio.client import connect
 
 from dixit.ops.observe import ServerMetrics
 from dixit.server.config import Limits
-from dixit.server.handoff import Handoff, inbox_path, owner
+from dixit.server.handoff import Handoff
 from dixit.server.websocket import (
     STATE_KEY,
     RoomSocket,
@@ -37,6 +37,7 @@ from dixit.server.websocket import (
 )
 
 from .harness import Client, ServerProcess, create_room, join_room, play_rounds
+from .test_handoff import code_of, inbox_not_accepting
 
 GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 
@@ -571,10 +572,8 @@ def test_a_server_stopping_while_the_owner_has_not_confirmed_a_passed_socket_wri
     """Under ``--workers``: the socket may be in the owner's queue, so the worker that passed it
     neither answers its handshake (503) nor closes it with a frame of its own when uvicorn
     stops; it closes only its copy, and the owner answers when it gets to the socket."""
-    code = next(c for c in ("ABCD", "BCDE", "CDEF", "DEFG") if owner(c, 2) == 1)
-    inbox = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)  # worker 1's, busy
-    inbox.bind(inbox_path(str(tmp_path), 1))
-    inbox.listen(8)
+    code = code_of(1)
+    inbox = inbox_not_accepting(tmp_path)  # worker 1 is busy
     client, accepted = socket.socketpair()
 
     async def main() -> _Transport:
