@@ -1,9 +1,9 @@
 """Build the illustrated decks (package data) from the original scans and ``curation.json``.
 
-Inputs: the art folder (``manifest.json`` and the JPEG scans, ``../shared/art/public-domain``),
-the curation, and each card's six-language text: from the writers' per-plate files
-(``--meta-dir``) or, by default, from the ``deck.json`` already shipped. Output: one folder per
-deck with ``<card id>.webp`` and ``deck.json``.
+Inputs: the art root (its pools: ``manifest.json`` and the JPEG scans, ``../shared/art``), the
+curation, and each card's six-language text: from the writers' per-plate files (``--meta-dir``)
+or, by default, from the ``deck.json`` already shipped. Output: one folder per deck with
+``<card id>.webp`` and ``deck.json``.
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ from typing import Any
 from PIL import Image
 
 from dixit.decks.illustrated.curation import CardSpec, Curation
+from dixit.decks.illustrated.legibility import FLOORS, measure
+from dixit.decks.illustrated.pools import Plate, load_pools
 from dixit.decks.illustrated.process import WEBP_QUALITY, encode_webp, render_card, upscale_factor
 from dixit.decks.phash import RECROPPED_BITS, distance, phash
 
@@ -26,7 +28,7 @@ TEXT_FIELDS = ("title", "description", "alt_text")
 LIST_FIELDS = ("things", "themes", "moods")
 CARD_LICENCE = "public domain"
 DECK_LICENSE = (
-    "Public domain (USA and life+80 countries). Book illustrations by artists who died in 1945 "
+    "Public domain (USA and life+70 countries). Book illustrations by artists who died in 1955 "
     "or earlier, first published before 1930 - see THIRD_PARTY_NOTICES"
 )
 
@@ -37,7 +39,7 @@ class BuildError(ValueError):
     """Something in the inputs prevents a faithful build (message says what and where)."""
 
 
-def check_text(plate: int, text: Any) -> Text:
+def check_text(plate: str, text: Any) -> Text:
     """The six-language text of a card, checked: every language, every field, non-empty."""
     if not isinstance(text, dict):
         raise BuildError(f"plate {plate}: no text")
@@ -57,45 +59,41 @@ def check_text(plate: int, text: Any) -> Text:
     return {lang: text[lang] for lang in LANGS}
 
 
-def texts_from_meta(dirs: Iterable[Path]) -> dict[int, Text]:
-    """Per-plate text from writers' ``NNN.json`` files (later folders win)."""
-    out: dict[int, Text] = {}
+def texts_from_meta(dirs: Iterable[Path]) -> dict[str, Text]:
+    """Per-plate text from writers' ``*.json`` files, ``{"plate": "<pool>/NNN", "text": ...}``
+    (later folders win)."""
+    out: dict[str, Text] = {}
     for d in dirs:
-        for path in sorted(Path(d).glob("[0-9][0-9][0-9].json")):
+        for path in sorted(Path(d).glob("*.json")):
             raw = json.loads(path.read_text("utf-8"))
             if raw.get("text"):
-                out[int(raw["plate"])] = raw["text"]
+                out[str(raw["plate"])] = raw["text"]
     return out
 
 
-def texts_from_decks(root: Path) -> dict[int, Text]:
+def texts_from_decks(root: Path) -> dict[str, Text]:
     """Per-plate text from the illustrated decks already built under ``root``."""
-    out: dict[int, Text] = {}
+    out: dict[str, Text] = {}
     for path in sorted(root.glob("*/deck.json")):
         raw = json.loads(path.read_text("utf-8"))
         if raw.get("kind") == "illustrated":
             for card in raw["cards"]:
-                out[int(card["source"]["plate"])] = card["text"]
+                out[str(card["source"]["plate"])] = card["text"]
     return out
 
 
-def load_manifest(art_dir: Path) -> dict[int, dict[str, Any]]:
-    raw = json.loads((art_dir / "manifest.json").read_text("utf-8"))
-    return {int(p["id"]): p for p in raw["images"]}
-
-
-def _source(plate: dict[str, Any], spec: CardSpec) -> dict[str, Any]:
+def _source(plate: Plate, spec: CardSpec) -> dict[str, Any]:
     return {
         "plate": spec.plate,
-        "file": plate["file"],
-        "plate_title": plate["title"],
-        "work": plate["work"],
-        "artist": plate["artist"],
-        "artist_death_year": int(plate["artist_death_year"]),
-        "published": str(plate["original_publication_year"]),
-        "source_repo": plate["source_repo"],
-        "source_path": plate["source_path"],
-        "sha1": plate["sha1"],
+        "file": plate.path.name,
+        "plate_title": plate.title,
+        "work": plate.work,
+        "artist": plate.artist,
+        "artist_death_year": plate.artist_death_year,
+        "published": plate.published,
+        "source_repo": plate.source_repo,
+        "source_path": plate.source_path,
+        "sha1": spec.sha1,
         "crop": spec.crop.as_dict(),
         "upscale": upscale_factor(spec.crop.w),
     }
@@ -119,33 +117,37 @@ def card_entry(card_id: str, text: Text, source: dict[str, Any]) -> dict[str, An
     }
 
 
-def read_original(art_dir: Path, plate: dict[str, Any]) -> Image.Image:
-    """The scan, after checking it is the very file the manifest describes."""
-    data = (art_dir / plate["file"]).read_bytes()
-    if hashlib.sha1(data).hexdigest() != plate["sha1"]:
-        raise BuildError(f"{plate['file']}: sha1 differs from the manifest")
-    img = Image.open(art_dir / plate["file"])
+def read_original(plate: Plate, sha1: str | None = None) -> Image.Image:
+    """The scan, after checking (given ``sha1``) it is the very file the crop was chosen on."""
+    data = plate.path.read_bytes()
+    if sha1 is not None and hashlib.sha1(data).hexdigest() != sha1:
+        raise BuildError(f"{plate.ref} ({plate.path.name}): sha1 differs from the curation's")
+    img = Image.open(plate.path)
     img.load()
     return img
 
 
 def build_decks(
-    art_dir: Path,
+    art_roots: list[Path],
     out: Path,
     curation: Curation,
-    texts: dict[int, Text],
-    plates: set[int] | None = None,
+    texts: dict[str, Text],
+    plates: set[str] | None = None,
     quality: int = WEBP_QUALITY,
     progress: Callable[[str, int, int], None] | None = None,
 ) -> list[dict[str, Any]]:
     """Render the curated cards (all, or only ``plates``) into ``out/<slug>/`` and return each
     deck's manifest. A deck folder's old WebP files are replaced."""
-    manifest = load_manifest(art_dir)
+    pools = load_pools(art_roots)
     chosen = [c for c in curation.cards if plates is None or c.plate in plates]
     missing = [c.plate for c in chosen if c.plate not in texts]
     if missing:
         raise BuildError(f"no text for plates {missing}")
-    hashes: dict[str, tuple[int, int]] = {}
+    absent = [c.plate for c in chosen if c.plate not in pools]
+    if absent:
+        raise BuildError(f"no scan under {', '.join(map(str, art_roots))} for plates {absent}")
+    hashes: dict[str, tuple[str, int]] = {}
+    illegible: list[str] = []
     decks = []
     for spec_deck in curation.decks:
         specs = [c for c in chosen if c.deck == spec_deck.slug]
@@ -157,8 +159,11 @@ def build_decks(
             old.unlink()
         cards = []
         for i, spec in enumerate(specs, 1):
-            plate = manifest[spec.plate]
-            img = render_card(read_original(art_dir, plate), spec.crop, spec.tone)
+            plate = pools[spec.plate]
+            img = render_card(read_original(plate, spec.sha1), spec.crop, spec_deck.treatment)
+            failures = measure(img).failures(FLOORS[spec_deck.treatment])
+            if failures:
+                illegible.append(f"{spec.plate}: {', '.join(failures)}")
             data = encode_webp(img, quality)
             card_id = f"{spec_deck.slug}-{hashlib.sha256(data).hexdigest()[:12]}"
             (folder / f"{card_id}.webp").write_bytes(data)
@@ -173,6 +178,7 @@ def build_decks(
             "name": spec_deck.name,
             "builtin": True,
             "kind": "illustrated",
+            "recommended": spec_deck.recommended,
             "license": DECK_LICENSE,
             "cards": cards,
         }
@@ -180,6 +186,8 @@ def build_decks(
             json.dumps(deck, indent=1, ensure_ascii=False) + "\n", "utf-8"
         )
         decks.append(deck)
+    if illegible:
+        raise BuildError("cards under their deck's legibility floors: " + "; ".join(illegible))
     close = [
         (pa, pb, distance(ha, hb))
         for (pa, ha), (pb, hb) in combinations(hashes.values(), 2)
