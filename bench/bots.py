@@ -14,9 +14,10 @@ Sections (``--only`` picks some; default all):
 - ``memory``: the resident size of a process holding every built-in deck's book, and the
   installed size of ``dixit.bots``.
 
-Cards come from the built-in decks (storybook-1/2 map evaluation plates through
-``source.plate``) or, with ``--meta DIR``, straight from per-plate metadata files (ids
-``plate-NNN``). Run: ``.venv/bin/python bench/bots.py --clues bench/data/dev_clues.jsonl``
+Cards come from the built-in decks (the illustrated decks map evaluation plates through
+``source.plate``; a plate number alone means the first pool, ``public-domain/NNN``) or, with
+``--meta DIR``, straight from per-plate metadata files (ids ``plate-<pool>-NNN``).
+Run: ``.venv/bin/python bench/bots.py --clues bench/data/dev_clues.jsonl``
 (``--json`` for one JSON object); latency on one core: prefix ``taskset -c 0``.
 """
 
@@ -65,12 +66,13 @@ def load_decks(
             except (OSError, json.JSONDecodeError):
                 continue  # a file still being written
             if data.get("verdict") == "keep" and isinstance(data.get("text"), dict):
-                plate = int(data["plate"])
-                cards.append({"id": f"plate-{plate:03}", "text": data["text"],
+                plate = plate_key(data["plate"])
+                cards.append({"id": f"plate-{plate.replace('/', '-')}", "text": data["text"],
                               "source": {"plate": plate}})  # fmt: skip
         if curation is None:
             return {"meta": cards}
-        deck_of = {c["plate"]: c["deck"] for c in json.loads(curation.read_text("utf-8"))["cards"]}
+        raw = json.loads(curation.read_text("utf-8"))["cards"]
+        deck_of = {plate_key(c["plate"]): c["deck"] for c in raw}
         split: dict[str, list[dict[str, Any]]] = {}
         for card in cards:
             slug = deck_of.get(card["source"]["plate"])
@@ -84,14 +86,20 @@ def load_decks(
     return decks
 
 
-def plate_index(decks: Mapping[str, list[dict[str, Any]]]) -> dict[int, tuple[str, str]]:
-    """Plate number -> (deck, card id) for illustrated cards."""
+def plate_key(plate: object) -> str:
+    """A plate as the decks name it: ``public-domain-2/036``; a bare number is of the first
+    pool (the evaluation files were written when there was one)."""
+    return str(plate) if "/" in str(plate) else f"public-domain/{int(str(plate)):03d}"
+
+
+def plate_index(decks: Mapping[str, list[dict[str, Any]]]) -> dict[str, tuple[str, str]]:
+    """Plate -> (deck, card id) for illustrated cards."""
     out = {}
     for slug, cards in decks.items():
         for card in cards:
             source = card.get("source")
             if isinstance(source, dict) and "plate" in source:
-                out[int(source["plate"])] = (slug, card["id"])
+                out[plate_key(source["plate"])] = (slug, card["id"])
     return out
 
 
@@ -113,7 +121,7 @@ def accuracy(
     kinds: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     skipped = 0
     for n, row in enumerate(clues):
-        where = plates.get(int(row["plate"]))
+        where = plates.get(plate_key(row["plate"]))
         if where is None:
             skipped += 1
             continue
@@ -136,7 +144,7 @@ def accuracy(
     table_out: dict[str, dict[str, Any]] = {}
     for (level, lang), (k, n) in sorted(hits.items()):
         table_out.setdefault(level, {})[lang] = round(k / n, 3)
-    used = [r for r in clues if int(r["plate"]) in plates]
+    used = [r for r in clues if plate_key(r["plate"]) in plates]
     counts = {lang: sum(1 for r in used if r["lang"] == lang) for lang in LANGS}
     return {
         "clues": len(clues) - skipped,

@@ -14,18 +14,21 @@ from dixit.cli.main import main
 def test_list_shows_the_builtin_decks(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["deck", "list", "--data-dir", str(tmp_path), "--json"]) == 0
     decks = json.loads(capsys.readouterr().out)
-    assert [(d["slug"], d["cards"], d["kind"], d["default"]) for d in decks[:4]] == [
-        ("storybook-1", 84, "illustrated", True),
-        ("storybook-2", 84, "illustrated", True),
-        ("default-1", 84, "generated", False),
-        ("default-2", 84, "generated", False),
+    assert [(d["slug"], d["kind"], d["default"]) for d in decks[:5]] == [
+        ("golden-tales", "illustrated", True),
+        ("golden-tales-2", "illustrated", False),
+        ("ink-tales", "illustrated", False),
+        ("default-1", "generated", False),
+        ("default-2", "generated", False),
     ]
-    assert all(d["builtin"] and d["licence"] for d in decks[:4])
+    assert decks[0]["cards"] >= 84 and decks[3]["cards"] == 84
+    assert all(d["builtin"] and d["licence"] for d in decks[:5])
     assert main(["deck", "list", "--data-dir", str(tmp_path)]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].split()[:6] == ["storybook-1", "Storybook", "I", "84", "cards", "built-in"]
+    count = str(decks[0]["cards"])
+    assert lines[0].split()[:5] == ["golden-tales", "Golden", "Tales", count, "cards"]
     assert "default" in lines[0] and "Public domain" in lines[0]
-    assert "MIT" in lines[2] and "default" not in lines[2].split("84 cards")[1]
+    assert "MIT" in lines[3] and "default" not in lines[3].split("84 cards")[1]
 
 
 def test_import_reports_rejections_and_lists_the_new_deck(

@@ -49,14 +49,15 @@ def committed_decks(dest: Path) -> Path:
 FIXTURE_LANGS = ("en", "it", "pl", "es", "pt", "fr")
 
 
-def illustrated_fixture(decks: Path, slug: str = "storybook-1", source: str = "default-1") -> None:
+def illustrated_fixture(decks: Path, slug: str = "golden-tales", source: str = "default-1") -> None:
     """An illustrated-deck stand-in beside the committed decks (tests only): the pictures of
     ``source`` under ``slug``, with ``kind: illustrated``, six-language ``text`` ("[it] title")
     and credits, as the illustrated decks carry them (docs: CONTRACTS section 1). It stands in
     for the shipped illustrated decks, so tests see one known default deck of 84 cards."""
     raw = json.loads((decks / source / "deck.json").read_text("utf-8"))
-    for shipped in decks.glob("storybook-*"):  # the real illustrated decks, where present
-        shutil.rmtree(shipped)
+    for shipped in decks.glob("*/deck.json"):  # the real illustrated decks, where present
+        if json.loads(shipped.read_text("utf-8")).get("kind") == "illustrated":
+            shutil.rmtree(shipped.parent)
     out = decks / slug
     out.mkdir()
     cards = []
@@ -80,8 +81,8 @@ def illustrated_fixture(decks: Path, slug: str = "storybook-1", source: str = "d
             "published": "1910",
         }
         cards.append({**card, "id": cid, "file": f"{cid}.webp", "text": text, "source": source_of})
-    manifest = {"slug": slug, "name": "Storybook Test", "builtin": True, "kind": "illustrated",
-                "license": "public domain", "cards": cards}  # fmt: skip
+    manifest = {"slug": slug, "name": "Golden Test", "builtin": True, "kind": "illustrated",
+                "recommended": True, "license": "public domain", "cards": cards}  # fmt: skip
     (out / "deck.json").write_text(json.dumps(manifest), "utf-8")
 
 

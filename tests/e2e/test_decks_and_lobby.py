@@ -23,7 +23,7 @@ TV = {"width": 1920, "height": 1080}
 @pytest.fixture(scope="module")
 def decks_server(_requirements: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A server whose built-in decks are the committed ones plus an illustrated stand-in
-    (``storybook-1``: six-language text and credits), so it is the default deck."""
+    (``golden-tales``: six-language text and credits, recommended), so it is the default deck."""
     data = tmp_path_factory.mktemp("dixit-decks")
     (data / "tree").mkdir()
     decks = committed_decks(data / "tree")
@@ -57,12 +57,15 @@ def test_home_picks_decks_with_previews_and_count(
     decks = page.get_by_test_id("deck")
     listed = api(decks_server, "GET", "/api/decks")["decks"]
     expect(decks).to_have_count(len(listed))
-    story = page.locator("[data-testid=deck][data-slug=storybook-1]")
-    # The illustrated deck is the default: chosen before anyone touches anything.
+    story = page.locator("[data-testid=deck][data-slug=golden-tales]")
+    # The recommended deck is the default: listed first, marked, chosen before anyone touches it.
+    expect(decks.first).to_have_attribute("data-slug", "golden-tales")
+    expect(story.get_by_test_id("deck-recommended")).to_have_text("Recommended")
+    expect(page.get_by_test_id("deck-recommended")).to_have_count(1)
     expect(story.get_by_test_id("deck-check")).to_be_checked()
     expect(story.locator(".deck-preview img")).to_have_count(4)
     src = story.locator(".deck-preview img").first.get_attribute("src") or ""
-    assert re.fullmatch(r"/cards/storybook-1-[0-9a-f]{12}", src), src
+    assert re.fullmatch(r"/cards/golden-tales-[0-9a-f]{12}", src), src
     expect(page.get_by_test_id("deck-total")).to_have_text("84 cards in the game")
     assert_accessible(page)
     page.locator("[data-testid=deck][data-slug=default-2] [data-testid=deck-check]").check()
@@ -72,14 +75,14 @@ def test_home_picks_decks_with_previews_and_count(
     expect(page.get_by_test_id("lobby")).to_be_visible()
     code = page.get_by_test_id("room-code").inner_text().strip()
     room = api(decks_server, "GET", f"/api/rooms/{code}")
-    assert sorted(room["settings"]["decks"]) == ["default-2", "storybook-1"]
+    assert sorted(room["settings"]["decks"]) == ["default-2", "golden-tales"]
     # The lobby shows the same choice; the host can change it there too.
     expect(page.get_by_test_id("deck-total")).to_have_text("168 cards in the game")
     # (a click: the box follows the room's settings once the server has taken them)
     page.locator("[data-testid=deck][data-slug=default-2] [data-testid=deck-check]").click()
     expect(page.get_by_test_id("deck-total")).to_have_text("84 cards in the game")
     expect(page.get_by_test_id("seats")).to_be_visible()
-    assert api(decks_server, "GET", f"/api/rooms/{code}")["settings"]["decks"] == ["storybook-1"]
+    assert api(decks_server, "GET", f"/api/rooms/{code}")["settings"]["decks"] == ["golden-tales"]
 
 
 def test_card_text_and_credits_in_the_viewers_language(opened: Any, decks_server: str) -> None:

@@ -20,7 +20,7 @@ async def _seat_players(server: ServerProcess, count: int, **settings: object) -
 
 def test_full_game_of_four_players_to_the_end(server: ServerProcess) -> None:
     async def main() -> None:
-        clients = await _seat_players(server, 4, first_storyteller="host", decks=["storybook-1"])
+        clients = await _seat_players(server, 4, first_storyteller="host", decks=["golden-tales"])
         host = clients[0]
         assert host.welcome is not None and host.welcome["you"]["is_host"]
         answer = await host.command("start_game")

@@ -154,12 +154,8 @@ def deck_cards(data_dir: Path | None, slugs: Sequence[str] | None) -> list[dict[
 
 
 def default_bot_decks(data_dir: Path | None) -> list[str]:
-    """The deck bots play on unless told: the first illustrated deck, else the generated one."""
+    """The deck bots play on unless told: a room's default (the recommended deck)."""
     from dixit.decks.library import DeckLibrary
     from dixit.storage import default_data_dir
 
-    slugs = [i.slug for i in DeckLibrary(data_dir or default_data_dir()).list() if i.builtin]
-    for wanted in ("storybook-1", "default-1"):
-        if wanted in slugs:
-            return [wanted]
-    return slugs[:1]
+    return DeckLibrary(data_dir or default_data_dir()).default_slugs()

@@ -3,9 +3,11 @@
 Stable interface used by the server, the engine glue and the computer players:
 
 * ``DeckLibrary(data_dir).list() -> list[DeckInfo]`` - built-in decks always come first, the
-  default ones (``DEFAULT_DECKS``) before the others. ``DeckInfo.kind`` is ``"illustrated"``,
-  ``"generated"`` or ``"imported"``; ``DeckInfo.licence`` the deck's licence line.
-* ``.default_slugs() -> list[str]`` - the decks a room deals from when its host chose none.
+  recommended one (``"recommended": true`` in its ``deck.json``) first of all, then illustrated
+  before generated. ``DeckInfo.kind`` is ``"illustrated"``, ``"generated"`` or ``"imported"``;
+  ``DeckInfo.licence`` the deck's licence line.
+* ``.default_slugs() -> list[str]`` - the decks a room deals from when its host chose none: the
+  recommended built-in deck.
 * ``.get(slug) -> Deck`` with ``Deck.cards: list[Card]``; ``Deck.card_ids`` for the engine.
 * ``.cards_for(slugs) -> list[str]`` - the card ids of one or several decks (a room's choice).
 * ``.card_image(card_id) -> Path`` - the WebP file to serve (``IMAGE_MEDIA_TYPE``) with
@@ -36,7 +38,6 @@ from typing import Any
 from dixit.decks.importer import Collected, Rejection, collect_path, collect_zip, normalise
 
 CACHE_CONTROL = "public, max-age=31536000, immutable"
-DEFAULT_DECKS = ("storybook-1", "storybook-2")  # the illustrated decks, together
 KINDS = ("illustrated", "generated", "imported")
 IMAGE_MEDIA_TYPE = "image/webp"
 
@@ -64,6 +65,7 @@ class DeckInfo:
     builtin: bool
     kind: str = "generated"
     licence: str = ""
+    recommended: bool = False
 
     @property
     def origin(self) -> str:
@@ -81,6 +83,7 @@ class Deck:
     directory: Path
     kind: str = "generated"
     licence: str = ""
+    recommended: bool = False
 
     @property
     def card_ids(self) -> list[str]:
@@ -88,7 +91,13 @@ class Deck:
 
     def info(self) -> DeckInfo:
         return DeckInfo(
-            self.slug, self.name, len(self.cards), self.builtin, self.kind, self.licence
+            self.slug,
+            self.name,
+            len(self.cards),
+            self.builtin,
+            self.kind,
+            self.licence,
+            self.recommended,
         )
 
 
@@ -175,7 +184,9 @@ def _load_manifest(directory: Path, builtin: bool) -> Deck:
     kind = raw.get("kind") or ("generated" if builtin else "imported")
     if kind not in KINDS:
         raise ValueError(f"{directory}: unknown deck kind {kind!r}")
-    return Deck(raw["slug"], raw["name"], builtin, cards, directory, kind, raw.get("license", ""))
+    recommended = builtin and bool(raw.get("recommended"))
+    licence = raw.get("license", "")
+    return Deck(raw["slug"], raw["name"], builtin, cards, directory, kind, licence, recommended)
 
 
 class DeckLibrary:
@@ -194,8 +205,8 @@ class DeckLibrary:
         out: list[tuple[Path, bool]] = []
         for root, builtin in ((self.builtin_dir, True), (self.imported_dir, False)):
             if root.is_dir():
-                dirs = sorted(root.iterdir(), key=lambda d: (d.name not in DEFAULT_DECKS, d.name))
-                out += [(d, builtin) for d in dirs if (d / "deck.json").is_file()]
+                dirs = sorted(d for d in root.iterdir() if (d / "deck.json").is_file())
+                out += [(d, builtin) for d in dirs]
         return out
 
     def _load(self, directory: Path, builtin: bool) -> Deck:
@@ -207,14 +218,18 @@ class DeckLibrary:
         return deck
 
     def list(self) -> list[DeckInfo]:
-        """Every deck, built-in first, then imported ones by slug."""
-        return [self._load(d, b).info() for d, b in self._deck_dirs()]
+        """Every deck: built-in ones (the recommended first, illustrated before generated),
+        then imported ones, each group by slug."""
+        infos = [self._load(d, b).info() for d, b in self._deck_dirs()]
+        return sorted(
+            infos, key=lambda i: (not i.builtin, not i.recommended, KINDS.index(i.kind), i.slug)
+        )
 
     def default_slugs(self) -> builtins.list[str]:
-        """The decks of a room whose host chose none: the illustrated decks where shipped,
-        else the first listed deck (none: empty)."""
-        listed = [d.slug for d in self.list()]
-        return [s for s in DEFAULT_DECKS if s in listed] or listed[:1]
+        """The decks of a room whose host chose none: the recommended built-in deck where
+        shipped, else the first listed deck (none: empty)."""
+        listed = self.list()
+        return [d.slug for d in listed if d.recommended] or [d.slug for d in listed[:1]]
 
     def get(self, slug: str) -> Deck:
         """The deck with this slug (``KeyError`` if none)."""

@@ -4,8 +4,8 @@
 all (a checkout whose default deck has not been generated yet), :class:`PlaceholderCards` deals
 84 numbered cards drawn as simple SVGs, so a server always starts and games can be played.
 
-A room that chooses no deck gets the illustrated decks (``DEFAULT_DECKS``) where present, else
-the first built-in deck. Card words come in the asked language from each card's ``text[lang]``
+A room that chooses no deck gets the library's default: the recommended built-in deck where
+present, else the first deck. Card words come in the asked language from each card's ``text[lang]``
 (fallback English, then the card's top-level English fields).
 """
 
@@ -21,7 +21,6 @@ from typing import Any, Literal, Protocol
 
 from dixit.decks import CACHE_CONTROL, IMAGE_MEDIA_TYPE, Deck, DeckLibrary
 
-DEFAULT_DECKS = ("storybook-1", "storybook-2")
 DeckKind = Literal["illustrated", "generated", "imported"]
 PREVIEW_SIZE = 4
 
@@ -202,8 +201,7 @@ class LibraryCards:
             decks = [self.library.get(d.slug) for d in self.library.list()]
         except (OSError, ValueError, KeyError):
             return []
-        builtin = [d.slug for d in decks if d.builtin]
-        defaults = [s for s in DEFAULT_DECKS if s in builtin] or builtin[:1]
+        defaults = self.library.default_slugs()
         return [self._summary(d, d.slug in defaults) for d in decks]
 
     @staticmethod

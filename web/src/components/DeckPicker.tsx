@@ -50,7 +50,10 @@ export function DeckPicker({ decks, chosen, onChange }: Props) {
                   {d.preview.map((id) => <img key={id} src={cardUrl(id)} alt="" loading="lazy" decoding="async" width={40} height={60} />)}
                 </span>
                 <span class="deck-text">
-                  <strong class="deck-name">{d.name}</strong>
+                  <strong class="deck-name">
+                    {d.name}
+                    {d.default && d.kind === "illustrated" ? <span class="deck-badge" data-testid="deck-recommended">{t("decks.recommended")}</span> : null}
+                  </strong>
                   <span class="deck-meta">{t("decks.count", { n: d.card_count })} · {t(`decks.kind.${d.kind}`)}</span>
                   {d.described < d.card_count ? <span class="deck-warn">{t("decks.undescribed", { n: d.card_count - d.described })}</span> : null}
                 </span>
