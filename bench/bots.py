@@ -163,9 +163,17 @@ def _vote(bot: Any, clue: str, table: list[str]) -> str:
     return str(bot.rng.choice(table))
 
 
+TABLE_DECK = 42  # cards a 6-player classic game needs: smaller decks are only played in company
+
+
 def illustrated(decks: Mapping[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
-    """The decks games are played on: the illustrated ones (or the metadata folder), else all."""
-    chosen = {s: c for s, c in decks.items() if any("source" in card for card in c)}
+    """The decks games are played on: the illustrated ones (or the metadata folder) big enough
+    for a 6-player table on their own, else all."""
+    chosen = {
+        s: c
+        for s, c in decks.items()
+        if any("source" in card for card in c) and len(c) >= TABLE_DECK
+    }
     return chosen or dict(decks)
 
 
