@@ -25,8 +25,8 @@ def test_default_deck_cards_have_alt_text(server: ServerProcess) -> None:
     assert "public" in cache and "max-age" in cache
     assert set(body) == {"slug", "lang", "cards"} and body["slug"] == default["slug"]
     cards = body["cards"]
-    assert len(cards) == 84 == default["card_count"]
-    assert len({c["id"] for c in cards}) == 84
+    assert len(cards) == default["card_count"] >= 84
+    assert len({c["id"] for c in cards}) == len(cards)
     for card in cards:
         assert set(card) == {"id", "title", "alt", "description", "credits"}
         assert card["id"].startswith(default["slug"] + "-")
