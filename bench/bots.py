@@ -4,8 +4,10 @@ Sections (``--only`` picks some; default all):
 
 - ``accuracy``: each clue of an evaluation file (``{"plate", "lang", "clue", "kind"}`` per line)
   is put to every level on ``--lineups`` 6-card lineups (the clue's card and 5 others of its
-  deck, seeded); accuracy = the share of votes on the clue's card (chance 1/6). Per level and
-  language, and per kind for strong.
+  deck, seeded); accuracy = the share of votes on the clue's card (chance 1/6), and reading
+  accuracy = how often the level's reading alone ranks the clue's card first (its vote adds
+  noise and, for strong, a lasting taste of its own). Per level and language, and per kind for
+  strong.
 - ``tell``: games of strong bots only (4, 5 and 6 players, every language): storyteller success
   (some but not all found) and listener accuracy.
 - ``arena``: mixed tables of strong, medium, easy and random (seats rotated): win rate with 95 %
@@ -37,7 +39,7 @@ from typing import Any
 
 from dixit.bots import LANGS, LEVELS, CardBook, make_bot
 from dixit.bots.arena import Tally, bot_rng, play_game
-from dixit.decks.library import builtin_root
+from dixit.decks.library import CLUE_BANK, builtin_root
 from dixit.engine import (
     GiveClue,
     Phase,
@@ -82,6 +84,12 @@ def load_decks(
     decks = {}
     for path in sorted((root or builtin_root()).glob("*/deck.json")):
         deck = json.loads(path.read_text("utf-8"))
+        bank_file = path.parent / CLUE_BANK
+        if bank_file.is_file():  # as the deck library attaches it: storytellers only
+            bank = json.loads(bank_file.read_text("utf-8"))["cards"]
+            for card in deck["cards"]:
+                if card["id"] in bank:
+                    card["bank"] = bank[card["id"]]
         decks[deck["slug"]] = deck["cards"]
     return decks
 
@@ -118,6 +126,7 @@ def accuracy(
     books = {slug: CardBook.from_cards(cards) for slug, cards in decks.items()}
     plates = plate_index(decks)
     hits: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
+    read: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
     kinds: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     skipped = 0
     for n, row in enumerate(clues):
@@ -138,12 +147,20 @@ def accuracy(
                 for key in ((level, row["lang"]), (level, "all")):
                     hits[key][0] += vote == target
                     hits[key][1] += 1
+                if hasattr(bot, "rank"):  # its reading alone: the top card, no noise or taste
+                    top = bot.rank(row["clue"], table)[0]
+                    for key in ((level, row["lang"]), (level, "all")):
+                        read[key][0] += top == target
+                        read[key][1] += 1
                 if level == "strong":
                     kinds[row.get("kind", "?")][0] += vote == target
                     kinds[row.get("kind", "?")][1] += 1
     table_out: dict[str, dict[str, Any]] = {}
     for (level, lang), (k, n) in sorted(hits.items()):
         table_out.setdefault(level, {})[lang] = round(k / n, 3)
+    reading_out: dict[str, dict[str, Any]] = {}
+    for (level, lang), (k, n) in sorted(read.items()):
+        reading_out.setdefault(level, {})[lang] = round(k / n, 3)
     used = [r for r in clues if plate_key(r["plate"]) in plates]
     counts = {lang: sum(1 for r in used if r["lang"] == lang) for lang in LANGS}
     return {
@@ -152,6 +169,7 @@ def accuracy(
         "per_language": counts,
         "lineups_per_clue": lineups,
         "accuracy": table_out,
+        "reading_accuracy": reading_out,
         "strong_by_kind": {kd: round(k / n, 3) for kd, (k, n) in sorted(kinds.items())},
     }
 

@@ -1,12 +1,11 @@
-"""A picture of strong computer players' clues: cards with the clue told for each, in two languages.
+"""A picture of strong computer players' clues: cards with the clue told for each, in three languages.
 
-For each of ``--cards`` cards of an illustrated deck (seeded choice) the strong storyteller picks
-its clue in English and in Italian, as in a 5-player game (the other players' cards imagined from
-the rest of the deck). Writes a JPEG contact sheet and prints the clues as JSON lines.
+For each of ``--cards`` cards of a deck (seeded choice) the strong storyteller picks its clue in
+each language of ``--langs``, as in a 5-player game where that card is the one it tells about
+(the other players' cards imagined from the rest of the deck). Writes a JPEG sheet and prints
+the clues as JSON lines.
 
     .venv/bin/python tools/botclues_sheet.py --out docs/bots-clues.jpg
-    .venv/bin/python tools/botclues_sheet.py --meta /work/data/meta --curation curation.json \\
-        --previews /work/data/previews --out /tmp/sheet.jpg      # before the decks are built
 """
 
 from __future__ import annotations
@@ -23,39 +22,31 @@ from PIL import Image, ImageDraw, ImageFont
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
-from bots import illustrated, load_decks  # noqa: E402
+from bots import load_decks  # noqa: E402
+
 from dixit.bots import CardBook, make_bot  # noqa: E402
 from dixit.bots.players import ReadingBot  # noqa: E402
 from dixit.decks.library import builtin_root  # noqa: E402
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
-CELL_W, IMG_H, TEXT_H = 240, 360, 92
-
-
-def image_of(card: dict[str, object], slug: str, previews: Path | None) -> Image.Image:
-    if previews is not None:
-        plate = int(card["source"]["plate"])  # type: ignore[index]
-        return Image.open(previews / f"{plate:03}.png")
-    return Image.open(builtin_root() / slug / f"{card['id']}.webp")
+CELL_W, IMG_H, TEXT_H = 240, 360, 112
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, required=True)
-    parser.add_argument("--meta", type=Path)
-    parser.add_argument("--curation", type=Path)
-    parser.add_argument("--previews", type=Path)
-    parser.add_argument("--cards", type=int, default=12)
+    parser.add_argument("--deck", default="golden-tales")
+    parser.add_argument("--cards", type=int, default=24)
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--langs", default="en,it")
+    parser.add_argument("--langs", default="en,it,pl")
     args = parser.parse_args()
     langs = args.langs.split(",")
-    slug, cards = next(iter(illustrated(load_decks(args.meta, args.curation)).items()))
+    cards = load_decks(None)[args.deck]
     book = CardBook.from_cards(cards)
     rng = random.Random(args.seed)
     chosen = rng.sample(cards, args.cards)
     font = ImageFont.truetype(FONT, 13)
-    cols = 4
+    cols = 6
     rows = (len(chosen) + cols - 1) // cols
     sheet = Image.new("RGB", (cols * CELL_W, rows * (IMG_H + TEXT_H)), "white")
     draw = ImageDraw.Draw(sheet)
@@ -69,7 +60,8 @@ def main() -> int:
             _, told[lang] = bot.choose_clue([card["id"]], 5, 1, set(hand))
         print(json.dumps({"card": card["id"], **told}, ensure_ascii=False))
         x, y = (n % cols) * CELL_W, (n // cols) * (IMG_H + TEXT_H)
-        picture = image_of(card, slug, args.previews).convert("RGB")
+        with Image.open(builtin_root() / args.deck / f"{card['id']}.webp") as im:
+            picture = im.convert("RGB")
         picture.thumbnail((CELL_W - 10, IMG_H - 6))
         sheet.paste(picture, (x + (CELL_W - picture.width) // 2, y + 4))
         lines: list[str] = []

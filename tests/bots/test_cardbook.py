@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from dixit.bots import LANGS, CardBook, make_bot
-from dixit.bots.players import ReadingBot
+from dixit.bots.cardbook import FULL, SEEN, Reading
+from dixit.bots.players import ReadingBot, said_key
 from dixit.bots.text import forms, stem
 
 from .conftest import CAT, LIGHTHOUSE, six_language_card
@@ -88,8 +89,71 @@ def test_storyteller_clues_are_in_the_rooms_language(book: CardBook) -> None:
         bot = make_bot("strong", rng=random.Random(4), lang=lang, book=book)
         assert isinstance(bot, ReadingBot)
         card, clue = bot.choose_clue(hand, 5, 1, set(hand))
-        offered = [phrase for _, phrase, _ in book.phrases(card, lang)]
+        offered = [phrase for _, phrase in book.phrases(card, lang)]
         assert clue in offered, (lang, clue)
+
+
+BANK = {
+    "en": [
+        {"clue": "a light for the lost", "kind": "saying", "anchor": "the beam"},
+        {"clue": "keeping watch all night", "kind": "situation", "anchor": "the tower"},
+        {"clue": "lighthouse", "kind": "thing", "anchor": "the lighthouse"},
+    ],
+    "it": [{"clue": "la luce nel buio", "kind": "idea", "anchor": "the beam"}],
+}
+
+
+def _banked_book() -> CardBook:
+    cards = [six_language_card("deck-lighthouse", LIGHTHOUSE), six_language_card("deck-cat", CAT)]
+    cards[0]["bank"] = BANK
+    return CardBook.from_cards(cards)
+
+
+def test_the_storyteller_tells_from_the_bank_never_a_label_never_twice() -> None:
+    book = _banked_book()
+    assert [c.clue for c in book.bank("deck-lighthouse", "en")][:2] == [
+        "a light for the lost",
+        "keeping watch all night",
+    ]
+    bot = make_bot("strong", rng=random.Random(4), lang="en", book=book)
+    assert isinstance(bot, ReadingBot)
+    offered = [(c.clue, c.kind, c.bank) for c in bot.candidates("deck-lighthouse")]
+    assert ("a light for the lost", "saying", True) in offered
+    assert ("hope", "idea", False) in offered  # a theme of its own text
+    labels = {
+        "lighthouse",
+        "lighthouse in a storm",
+    }  # its main things named: a bank clue, its title
+    assert not labels & {clue for clue, _, _ in offered}
+    said = {said_key("A light, for the lost!")}
+    later = [c.clue for c in bot.candidates("deck-lighthouse", said)]
+    assert "a light for the lost" not in later and "keeping watch all night" in later
+    assert bot.kind_told("deck-lighthouse", "Keeping watch all night") == "situation"
+    for seed in range(20):
+        bot = make_bot("strong", rng=random.Random(seed), lang="en", book=book)
+        assert isinstance(bot, ReadingBot)
+        hand = ["deck-lighthouse", "deck-cat"]
+        _, clue = bot.choose_clue(hand, 5, 1, set(hand), said=said)
+        assert said_key(clue) not in said
+
+
+def test_no_reading_scores_a_clue_against_the_bank() -> None:
+    """Listeners do not share the storyteller's list: a clue found only in the bank fits the
+    card no better than any other (its words are nowhere in the card's text)."""
+    book = _banked_book()
+    for reading in (FULL, SEEN, Reading(FULL.weights, semantic=0.0)):
+        plain = book.fit("keeping watch all night", ["deck-lighthouse", "deck-cat"], reading)
+        unbanked = CardBook.from_cards(
+            [six_language_card("deck-lighthouse", LIGHTHOUSE), six_language_card("deck-cat", CAT)]
+        ).fit("keeping watch all night", ["deck-lighthouse", "deck-cat"], reading)
+        assert plain == unbanked
+
+
+def test_the_person_model_reads_what_the_picture_shows_not_the_themes(book: CardBook) -> None:
+    cards = ["deck-lighthouse", "deck-cat"]
+    assert book.fit("hope", cards, FULL)[0] > 0  # a theme of the lighthouse card
+    assert book.fit("hope", cards, Reading(SEEN.weights, semantic=0.0, seen_only=True)) == [0, 0]
+    assert book.fit("waves", cards, SEEN)[0] > book.fit("waves", cards, SEEN)[1]
 
 
 def test_stemmers_join_inflected_forms() -> None:

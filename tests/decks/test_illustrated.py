@@ -278,7 +278,8 @@ def test_the_build_command_rebuilds_shipped_cards(
             continue
         slug = card.id.rsplit("-", 1)[0]
         (new,) = [c for c in built.get(slug).cards if c.metadata["source"]["plate"] == plate]
-        assert new.metadata == {**card.metadata}
+        # the same text and source (a build into an empty folder has no clue bank to carry)
+        assert new.metadata == {k: v for k, v in card.metadata.items() if k != "bank"}
         with Image.open(lib.card_image(card.id)) as a, Image.open(built.card_image(new.id)) as b:
             assert a.size == b.size
             small = (a.size[0] // 8, a.size[1] // 8)

@@ -11,7 +11,7 @@ from PIL import Image
 
 from dixit.decks import DeckLibrary, check_deck_size
 from dixit.decks.compositions import COMPOSITIONS
-from dixit.decks.library import builtin_root
+from dixit.decks.library import CLUE_BANK, builtin_root
 from dixit.decks.motifs import MOTIFS
 from dixit.decks.palettes import PALETTE_BY_NAME, TIMES_OF_DAY
 from dixit.decks.planner import MAX_PER_COMPOSITION
@@ -84,7 +84,8 @@ def test_no_stray_files_in_the_package() -> None:
             listed = {p.name for p in deck_dir.iterdir()}
             lib = DeckLibrary(Path("/nonexistent"))
             deck = lib.get(deck_dir.name)
-            assert listed == {"deck.json"} | {f"{c.id}.webp" for c in deck.cards}
+            expected = {"deck.json", CLUE_BANK} | {f"{c.id}.webp" for c in deck.cards}
+            assert listed == expected
 
 
 def test_check_deck_size() -> None:

@@ -6,9 +6,11 @@ moods, keywords) in every language it has, plus clues told for it in finished ro
 languages fits each card; a :class:`Reading` says which parts a player reads, so weaker levels
 read less. Cross-language help comes from a concept lexicon: list items that stand side by side
 in a card's parallel texts (``things[i]`` in English and in Italian) are one concept, so a clue in
-Italian also reaches a card whose other texts say the same thing in English only; and our own
-association vocabulary (:mod:`dixit.bots.associations`) links idioms, titles and feelings to the
-English words of the ideas they evoke.
+Italian also reaches a card whose other texts say the same thing in English only, and from
+multilingual word vectors.
+
+The book also keeps each card's clue bank (:mod:`dixit.bots.bank`) for storytellers; no reading
+ever scores a clue against it.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .associations import ASSOCIATIONS
+from .bank import BankClue, parse_bank
 from .text import LANGS, content_words, forms, prefix_form, stem
 from .vectors import Vector, WordVectors, load
 
@@ -31,14 +33,12 @@ FIELDS = ("title", "things", "themes", "moods", "description", "alt_text", "keyw
 LIST_FIELDS = ("things", "themes", "moods")
 PREFIX_SHARE = 0.5  # a prefix-only match counts this much of a stem match
 CONCEPT_SHARE = 0.5  # a match through the concept lexicon
-ASSOCIATION_SHARE = 0.8  # a cue of an association the clue says
 WORDS_HALF = 8.0  # a word-match score this high reads as 0.5 (scores saturate towards 1)
 SEMANTIC_WEIGHT = 1.0
-ASSOCIATIONS_BY_MEANING = 3  # associations a card also gets by likeness of meaning
-ASSOCIATION_LIKENESS = 0.4  # ... when at least this alike (cosine)
 FIT_CACHE = 4096  # clues whose fits over the whole book are kept
 DOC_FIELDS = ("title", "description", "things", "themes", "moods", "keywords")
-CLUE_KINDS = ("title", "things", "themes", "moods", "clues")
+SEEN_FIELDS = ("description", "alt_text", "things", "keywords")  # what the picture shows
+CLUE_KINDS = ("title", "themes")  # the card text a storyteller may say as it is
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,15 +47,15 @@ class Reading:
 
     weights: Mapping[str, float]
     concepts: bool = True  # the lexicon from parallel card texts
-    associations: bool = True  # our idioms, titles and feelings
     learned: bool = True  # clues told for the card in past rounds
     semantic: float = SEMANTIC_WEIGHT  # weight of the word-vector likeness (0: words only)
+    seen_only: bool = False  # its meaning too is read from what the picture shows only
 
     @property
     def key(self) -> tuple[object, ...]:
         """A hashable value equal for equal readings (cache key)."""
         weights = tuple(sorted(self.weights.items()))
-        return (weights, self.concepts, self.associations, self.learned, self.semantic)
+        return (weights, self.concepts, self.learned, self.semantic, self.seen_only)
 
 
 FULL = Reading(
@@ -73,9 +73,16 @@ FULL = Reading(
 LITERAL = Reading(
     {"title": 2.0, "things": 2.0, "description": 1.0, "keywords": 1.0},
     concepts=False,
-    associations=False,
     learned=False,
     semantic=0.0,
+)
+# What a person at the table has to go on: what the picture shows (its description, alt text
+# and the things in it), not the card's title, themes or moods, nor past rounds' clues. The
+# storyteller predicts with it how many of the others will find its card.
+SEEN = Reading(
+    {"description": 1.0, "alt_text": 0.5, "things": 2.0, "keywords": 1.2},
+    learned=False,
+    seen_only=True,
 )
 
 
@@ -84,6 +91,7 @@ class _Card:
     id: str
     text: dict[str, dict[str, Any]]  # lang -> {field: str | list[str]}
     clues: list[tuple[str, str]] = field(default_factory=list)  # (lang, clue)
+    bank: dict[str, tuple[BankClue, ...]] = field(default_factory=dict)  # storytellers only
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,8 +133,15 @@ def _items(value: Any) -> list[str]:
 class CardBook:
     """Public text about a deck's cards, indexed for scoring clues against them."""
 
-    def __init__(self, cards: Iterable[tuple[str, dict[str, dict[str, Any]]]]) -> None:
-        self._cards: list[_Card] = [_Card(cid, text) for cid, text in cards]
+    def __init__(
+        self,
+        cards: Iterable[tuple[str, dict[str, dict[str, Any]]]],
+        banks: Mapping[str, dict[str, tuple[BankClue, ...]]] | None = None,
+    ) -> None:
+        banks = banks or {}
+        self._cards: list[_Card] = [
+            _Card(cid, text, bank=dict(banks.get(cid, {}))) for cid, text in cards
+        ]
         self._at: dict[str, int] = {c.id: i for i, c in enumerate(self._cards)}
         # form -> card index -> field -> count
         self._index: dict[str, dict[int, dict[str, float]]] = defaultdict(dict)
@@ -138,23 +153,20 @@ class CardBook:
                         self._add(i, name, item, lang)
             self._add_concepts(card)
         self._vectors: WordVectors | None = load()
-        self._assoc_vectors = None
-        if self._vectors is not None:
-            found = [self._vectors.embed(", ".join(a.cues)) for a in ASSOCIATIONS]
-            dims = self._vectors.dims
-            self._assoc_vectors = np.stack(
-                [v if v is not None else np.zeros(dims, np.float32) for v in found]
-            )
         dims = self._vectors.dims if self._vectors else 1
         self._docs = np.zeros((len(self._cards), len(LANGS) + 1, dims), dtype=np.float32)
+        self._seen = np.zeros((len(self._cards), len(LANGS), dims), dtype=np.float32)
         for i, card in enumerate(self._cards):
             self._embed_card(i, card)
         self._refresh()
 
     @classmethod
     def from_cards(cls, cards: Iterable[Mapping[str, Any]]) -> CardBook:
-        """A book from deck.json card dicts (``id`` and whatever text they carry)."""
-        return cls((str(c["id"]), _card_text(c)) for c in cards)
+        """A book from deck.json card dicts (``id``, whatever text they carry, and the clue
+        bank the deck library attaches as ``bank``)."""
+        listed = list(cards)
+        banks = {str(c["id"]): parse_bank(c.get("bank")) for c in listed if c.get("bank")}
+        return cls(((str(c["id"]), _card_text(c)) for c in listed), banks)
 
     # -- building ----------------------------------------------------------------------------
     def _add(self, i: int, name: str, item: str, lang: str) -> None:
@@ -186,16 +198,19 @@ class CardBook:
                         self._concepts[s].append(concept)
 
     def _embed_card(self, i: int, card: _Card) -> None:
-        """Row per language: the vector of the card's text; the last row: its learned clues."""
+        """Row per language: the vector of the card's text; the last row: its learned clues.
+        The same of what its picture shows alone, for readings that see only that."""
         if self._vectors is None:
             return
         for k, lang in enumerate(LANGS):
             fields = card.text.get(lang)
             if fields:
-                doc = ". ".join(", ".join(_items(fields.get(n))) for n in DOC_FIELDS)
-                v = self._vectors.embed(doc)
-                if v is not None:
-                    self._docs[i, k] = v
+                for docs, names in ((self._docs, DOC_FIELDS), (self._seen, SEEN_FIELDS)):
+                    v = self._vectors.embed(
+                        ". ".join(", ".join(_items(fields.get(n))) for n in names)
+                    )
+                    if v is not None:
+                        docs[i, k] = v
         if card.clues:
             v = self._vectors.embed(". ".join(c for _, c in card.clues))
             if v is not None:
@@ -255,6 +270,7 @@ class CardBook:
             self._cards.append(_Card(card_id, {}))
             self._at[card_id] = i
             self._docs = np.concatenate([self._docs, np.zeros_like(self._docs[:1])])
+            self._seen = np.concatenate([self._seen, np.zeros_like(self._seen[:1])])
         self._cards[i].clues.append((lang, clue))
         self._add(i, "clues", clue, lang)
         self._embed_card(i, self._cards[i])
@@ -270,14 +286,16 @@ class CardBook:
         i = self._at.get(card_id)
         return [] if i is None else [c for lg, c in self._cards[i].clues if lg == lang]
 
+    def bank(self, card_id: str, lang: str) -> tuple[BankClue, ...]:
+        """The card's bank clues in ``lang`` (for storytellers; empty when it has none)."""
+        i = self._at.get(card_id)
+        return () if i is None else self._cards[i].bank.get(lang, ())
+
     def tokens(self, clue: str, reading: Reading = FULL) -> list[_Token]:
-        """The clue as scoring tokens: each word with the concepts it belongs to, then the
-        associations the whole clue evokes."""
+        """The clue as scoring tokens: each word with the concepts it belongs to."""
         tokens: list[_Token] = []
-        clue_forms: set[str] = set()
         for word in content_words(clue):
             direct = forms(word)
-            clue_forms.update(direct)
             weights = dict.fromkeys(direct, 1.0)
             if reading.concepts:
                 for f in direct:
@@ -285,10 +303,6 @@ class CardBook:
                         for s in concept:
                             weights.setdefault(s, CONCEPT_SHARE)
             tokens.append(_Token(weights))
-        if reading.associations:
-            for assoc in ASSOCIATIONS:
-                if assoc.matches(clue_forms):
-                    tokens.append(_Token(dict.fromkeys(assoc.cue_stems, ASSOCIATION_SHARE)))
         return tokens
 
     def fit(self, clue: str, card_ids: Sequence[str], reading: Reading = FULL) -> list[float]:
@@ -321,7 +335,10 @@ class CardBook:
         if reading.semantic > 0 and n:
             q = self.vector(clue)
             if q is not None:
-                docs = self._docs if reading.learned else self._docs[:, : len(LANGS)]
+                if reading.seen_only:
+                    docs = self._seen
+                else:
+                    docs = self._docs if reading.learned else self._docs[:, : len(LANGS)]
                 out += reading.semantic * np.maximum((docs @ q).max(axis=1), 0.0)
         if len(self._fits) >= FIT_CACHE:
             self._fits.clear()
@@ -349,44 +366,23 @@ class CardBook:
         cache[form] = result
         return result
 
-    def phrases(self, card_id: str, lang: str) -> list[tuple[str, str, float]]:
-        """Clue material for the card in ``lang``: (kind, phrase, salience), literal first.
-
-        Salience (0-1) says how central the phrase is to the picture: the first things listed,
-        the themes, clues people told and associations sharing the card's words come first;
-        late-listed details and associations found only by likeness of meaning less so.
-        """
-        out: list[tuple[str, str, float]] = []
+    def phrases(self, card_id: str, lang: str) -> list[tuple[str, str]]:
+        """What a storyteller may say of the card in ``lang`` besides its bank: its title and
+        themes (written from the picture) and the clues people told for it, as (kind, phrase).
+        Never the things it shows (a thing's name is a label, not a clue), nor its moods alone
+        (an adjective such as "regal" fits half the deck)."""
         fields = self.text(card_id, lang) or {}
-        for kind in CLUE_KINDS[:-1]:
-            for n, p in enumerate(_items(fields.get(kind))):
-                out.append((kind, p, _salience(kind, n)))
-        out.extend(("clues", c, 0.9) for c in self.clues(card_id, lang))
-        english = self.text(card_id, "en") or {}
-        central = [*_items(english.get("title")), *_items(english.get("themes")),
-                   *_items(english.get("moods")), *_items(english.get("keywords"))[:8],
-                   *_items(english.get("things"))[:5]]  # fmt: skip
-        words = {stem(w, "en") for item in central for w in content_words(item)}
-        chosen = [(a, 0.9) for a in ASSOCIATIONS if a.cue_stems & words]
-        i = self._at.get(card_id)
-        if self._assoc_vectors is not None and i is not None:
-            sims = (self._docs[i] @ self._assoc_vectors.T).max(axis=0)
-            have = {id(a) for a, _ in chosen}
-            for k in np.argsort(-sims)[:ASSOCIATIONS_BY_MEANING]:
-                if sims[k] >= ASSOCIATION_LIKENESS and id(ASSOCIATIONS[k]) not in have:
-                    chosen.append((ASSOCIATIONS[k], 0.6))
-        for assoc, salience in chosen:
-            out.extend(("association", p, salience) for p in assoc.clues.get(lang, ()))
+        out = [(kind, p) for kind in CLUE_KINDS for p in _items(fields.get(kind))]
+        out.extend(("clues", c) for c in self.clues(card_id, lang))
         return out
 
-
-def _salience(kind: str, n: int) -> float:
-    """How central the ``n``-th item of a field is (writers list the main things first)."""
-    if kind == "things":
-        return max(0.3, 1.0 - 0.1 * n)
-    if kind == "themes":
-        return max(0.6, 1.0 - 0.05 * n)
-    return 0.7  # titles and moods
+    def labels(self, card_id: str, lang: str) -> frozenset[str]:
+        """Stems of the card's most salient things in ``lang`` (the first three listed): a
+        short clue made of them only names what everyone sees."""
+        fields = self.text(card_id, lang) or {}
+        return frozenset(
+            stem(w, lang) for item in _items(fields.get("things"))[:3] for w in content_words(item)
+        )
 
 
 @lru_cache(maxsize=8192)

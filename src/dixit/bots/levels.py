@@ -12,7 +12,7 @@ from .text import LANGS
 
 LEVELS = ("random", "easy", "medium", "strong")
 
-MEDIUM_READING = Reading(FULL.weights, associations=False, semantic=0.5)
+MEDIUM_READING = Reading(FULL.weights, semantic=0.5)
 
 SKILLS: dict[str, Skill] = {
     "easy": Skill(LITERAL, vote_noise=0.35, decoy_noise=0.5, tell_cards=1, tell_clues=3, tables=0),
@@ -34,6 +34,7 @@ SKILLS: dict[str, Skill] = {
         tables=32,
         model_noise=0.05,
         adapts=True,
+        taste=0.1,
     ),
 }
 

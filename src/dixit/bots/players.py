@@ -1,17 +1,24 @@
 """Computer players that read the cards: listener, decoy and storyteller skills.
 
 One class plays every level above ``random``; a :class:`Skill` says how well. The storyteller
-scores candidate clues (literal to abstract) by simulating the other players over plausible
-tables: the other cards on the table are drawn from the deck minus what it can see (its hand and
-the cards already played), each other player brings the card of a random hand that best fits the
-clue, and each listener votes by a noisy reading. It keeps the clue whose chance that some but
-not all find the card is highest. Nothing hidden is read: only the view and the book.
+takes its candidate clues from the card's clue bank (written by people from the picture, from
+literal to poetic) and from the card's title and themes, never a label of what the card
+shows and never a clue already said in the game. It scores each by simulating the other players
+over plausible tables: the other cards on the table are drawn from the deck minus what it can
+see (its hand and the cards already played), each other player brings the card of a random hand
+that best fits the clue, and each listener votes by a noisy reading of *what the pictures show*
+(:data:`~dixit.bots.cardbook.SEEN`: not the bank, not the themes: what a person at the table has
+to go on). It keeps the clue whose chance that some but not all find the card is highest, with a
+nudge towards a kind of clue it has not just used. Nothing hidden is read: only the view and the
+book.
 """
 
 from __future__ import annotations
 
 import math
 import random
+import re
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 import numpy as np
@@ -20,12 +27,16 @@ import numpy.typing as npt
 from dixit.engine import CastVote, GiveClue, PlayerView, SubmitCards
 
 from .base import BotCommand
-from .cardbook import CardBook, Reading
+from .cardbook import SEEN, CardBook, Reading
 from .random_bot import words_for
+from .text import content_words, stem
 
 HAND = 6
 MAX_CLUE = 80  # characters: longer phrases are not offered as clues
-SALIENCE = 0.15  # how much a central phrase is preferred over a peripheral one of equal success
+BANK_PREFERENCE = 0.05  # a bank clue over the card's own words of equal success
+STYLE_REPEAT = 0.06  # against a kind of clue among this player's last two this game
+LABEL_WORDS = 2  # a clue of at most this many words, all naming the card's main things, is a label
+TEXT_KINDS = {"title": "saying", "themes": "idea", "clues": "situation"}
 PRIOR_READER = 0.9  # how reliably an unknown player is expected to read
 PRIOR_VOTES = 4.0  # weight of that expectation, in votes
 SLOPPY_NOISE = 0.12  # extra model noise at a table of random readers
@@ -63,6 +74,29 @@ def deck_of(card_id: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class Candidate:
+    """A clue a storyteller may tell: its words, its kind, and whether the bank offered it."""
+
+    clue: str
+    kind: str
+    bank: bool
+
+
+_NOT_WORD = re.compile(r"[^\w]+")
+
+
+def said_key(clue: str) -> str:
+    """A clue as compared for repeats: case, accents kept, punctuation and spacing ignored."""
+    return _NOT_WORD.sub(" ", clue.casefold()).strip()
+
+
+def is_label(clue: str, labels: frozenset[str], lang: str) -> bool:
+    """Whether a short clue only names the card's main things ("girl", "long beard")."""
+    words = content_words(clue)
+    return 0 < len(words) <= LABEL_WORDS and all(stem(w, lang) in labels for w in words)
+
+
+@dataclass(frozen=True, slots=True)
 class Skill:
     """How well a level plays. ``noise`` is a softmax temperature over normalised fit (0: best)."""
 
@@ -74,6 +108,8 @@ class Skill:
     tables: int  # simulated tables per candidate (0: no simulation, a candidate at random)
     model_noise: float = 0.12  # how noisily it expects the others to read
     adapts: bool = False  # reads the other players' past votes to judge how well they read
+    predicts_with: Reading = SEEN  # how it expects the others to read (what the pictures show)
+    taste: float = 0.0  # spread of its own lasting leaning towards each card when it votes
 
 
 def _softmax_pick(rng: random.Random, fits: list[float], noise: float) -> int:
@@ -97,6 +133,14 @@ class ReadingBot:
         self.rng = rng
         self.lang = lang
         self.book = book
+        self._taste_seed = rng.getrandbits(64) if skill.taste > 0 else 0
+
+    def taste(self, card: str) -> float:
+        """This player's own leaning towards a card, the same all game (people read the same
+        picture differently: a clue that is clear to one is ambiguous to another)."""
+        if self.skill.taste <= 0:
+            return 0.0
+        return random.Random(f"{self._taste_seed}/{card}").gauss(0.0, self.skill.taste)
 
     def act(self, view: PlayerView) -> BotCommand | None:
         legal, player = view.legal, view.viewer
@@ -120,6 +164,9 @@ class ReadingBot:
 
     def listen(self, clue: str, cards: tuple[str, ...]) -> str:
         fits = self.book.fit(clue, list(cards), self.skill.reading)
+        top = max(fits)
+        if top > 0 and self.skill.taste > 0:
+            fits = [max(f / top + self.taste(c), 0.0) for f, c in zip(fits, cards, strict=True)]
         return cards[_softmax_pick(self.rng, fits, self.skill.vote_noise)]
 
     # -- decoy ---------------------------------------------------------------------------------
@@ -133,15 +180,20 @@ class ReadingBot:
         return tuple(chosen)
 
     # -- storyteller ---------------------------------------------------------------------------
-    def candidates(self, card: str) -> list[tuple[str, float]]:
-        """(clue, salience) in the room's language for one card, literal to abstract."""
-        seen: set[str] = set()
-        out: list[tuple[str, float]] = []
-        for _, phrase, salience in self.book.phrases(card, self.lang):
-            key = phrase.strip().lower()
-            if key and key not in seen and len(phrase) <= MAX_CLUE:
+    def candidates(self, card: str, said: AbstractSet[str] = frozenset()) -> list[Candidate]:
+        """Clues for one card in the room's language: its bank, then its title, themes and
+        people's past clues; none already ``said`` in the game, none a label."""
+        labels = self.book.labels(card, self.lang)
+        seen = set(said)
+        out: list[Candidate] = []
+        offered = [(b.clue, b.kind, True) for b in self.book.bank(card, self.lang)]
+        offered += [(p, TEXT_KINDS[k], False) for k, p in self.book.phrases(card, self.lang)]
+        for phrase, kind, bank in offered:
+            key = said_key(phrase)
+            fresh = key and key not in seen and len(phrase) <= MAX_CLUE
+            if fresh and not is_label(phrase, labels, self.lang):
                 seen.add(key)
-                out.append((phrase.strip(), salience))
+                out.append(Candidate(phrase.strip(), kind, bank))
         return out
 
     def tell(self, view: PlayerView) -> tuple[str, str]:
@@ -151,7 +203,16 @@ class ReadingBot:
         readers = None
         if self.skill.adapts and view.viewer is not None:
             readers = reliabilities(view, [p for p in view.players if p != view.viewer])
-        return self.choose_clue(hand, players, view.rules.cards_each_for(players), seen, readers)
+        said = {said_key(r.clue) for r in view.rounds}
+        mine = [r for r in view.rounds if r.storyteller == view.viewer][-2:]
+        recent = [self.kind_told(r.storyteller_card, r.clue) for r in mine]
+        per_player = view.rules.cards_each_for(players)
+        return self.choose_clue(hand, players, per_player, seen, readers, said, recent)
+
+    def kind_told(self, card: str, clue: str) -> str | None:
+        """The kind of a clue this player told for ``card`` (None if it is not among its own)."""
+        key = said_key(clue)
+        return next((c.kind for c in self.candidates(card) if said_key(c.clue) == key), None)
 
     def choose_clue(
         self,
@@ -160,44 +221,50 @@ class ReadingBot:
         per_player: int,
         seen: set[str],
         readers: list[float] | None = None,
+        said: AbstractSet[str] = frozenset(),
+        recent: list[str | None] | None = None,
     ) -> tuple[str, str]:
         """A card of ``hand`` and a clue for it in the room's language.
 
         ``seen``: cards this player has seen (its hand, past tables); the other players' cards
         are imagined from the rest of the book's cards of the same decks as the hand.
         ``readers``: for each other player, how reliably they read (1: like this bot's model,
-        0: at random); unknown players count as :data:`PRIOR_READER`.
+        0: at random); unknown players count as :data:`PRIOR_READER`. ``said``: clues already
+        told in the game (as :func:`said_key`); ``recent``: the kinds of this player's last clues.
         """
         skill = self.skill
         known = [c for c in hand if self.book.knows(c)]
         if not known:  # no text for any card: a card at random, a word of our own vocabulary
             return self.rng.choice(hand), self.rng.choice(words_for(self.lang))
         cards = self.rng.sample(known, min(skill.tell_cards, len(known)))
-        options: list[tuple[str, str, float]] = []
+        options: list[tuple[str, Candidate]] = []
         for card in cards:
-            found = self.candidates(card)
+            found = self.candidates(card, said)
             if len(found) > skill.tell_clues:
                 found = self.rng.sample(found, skill.tell_clues)
-            options.extend((card, clue, salience) for clue, salience in found)
+            options.extend((card, c) for c in found)
         if not options:
             return self.rng.choice(hand), self.rng.choice(words_for(self.lang))
         if skill.tables <= 0:
-            card, clue, _ = self.rng.choice(options)
-            return card, clue
+            card, chosen = self.rng.choice(options)
+            return card, chosen.clue
         decks = {deck_of(c) for c in hand}
         pool = [c for c in self.book.ids if c not in seen and deck_of(c) in decks]
         if len(pool) < HAND:
             pool = [c for c in self.book.ids if c not in hand]
         trust = np.array(readers if readers is not None else [PRIOR_READER] * (players - 1))
         seed = self.rng.getrandbits(32)  # the same imagined tables for every candidate
+        used = [k for k in recent or [] if k]
         scored = [
             (
-                self.success(card, clue, pool, trust, per_player, seed) + SALIENCE * salience,
+                self.success(card, c.clue, pool, trust, per_player, seed)
+                + BANK_PREFERENCE * c.bank
+                - STYLE_REPEAT * used.count(c.kind),
                 self.rng.random(),
                 card,
-                clue,
+                c.clue,
             )
-            for card, clue, salience in options
+            for card, c in options
         ]
         best = max(scored)
         return best[2], best[3]
@@ -208,14 +275,15 @@ class ReadingBot:
     ) -> float:  # fmt: skip
         """Estimated chance that some but not all of the other players find ``card``.
 
-        Each listener ``i`` reads like this bot's model with probability ``readers[i]`` and
-        otherwise votes at random; decoys are the best fits of random hands.
+        Each listener ``i`` reads what the pictures show (the skill's ``predicts_with``) with
+        probability ``readers[i]`` and otherwise votes at random; decoys are the best fits of
+        random hands.
         """
         skill = self.skill
         others = len(readers)
         # Sloppier readers at the table also read less sharply when they do read.
         noise = skill.model_noise + SLOPPY_NOISE * (1.0 - float(readers.mean()) if others else 0.0)
-        fits = np.array(self.book.fit(clue, [card, *pool], skill.reading))
+        fits = np.array(self.book.fit(clue, [card, *pool], skill.predicts_with))
         top = float(fits.max())
         if top <= 0 or others < 1:
             return 0.0

@@ -38,6 +38,7 @@ from typing import Any
 from dixit.decks.importer import Collected, Rejection, collect_path, collect_zip, normalise
 
 CACHE_CONTROL = "public, max-age=31536000, immutable"
+CLUE_BANK = "clues.json"
 KINDS = ("illustrated", "generated", "imported")
 IMAGE_MEDIA_TYPE = "image/webp"
 
@@ -169,9 +170,12 @@ def builtin_root() -> Path:
 
 def _load_manifest(directory: Path, builtin: bool) -> Deck:
     raw = json.loads((directory / "deck.json").read_text("utf-8"))
+    bank = _clue_bank(directory) if builtin else {}
     cards = []
     for c in raw["cards"]:
         meta = {k: v for k, v in c.items() if k not in ("id", "file")}
+        if c["id"] in bank:
+            meta["bank"] = bank[c["id"]]
         has_meta = builtin or bool(c.get("description"))
         cards.append(
             Card(
@@ -187,6 +191,17 @@ def _load_manifest(directory: Path, builtin: bool) -> Deck:
     recommended = builtin and bool(raw.get("recommended"))
     licence = raw.get("license", "")
     return Deck(raw["slug"], raw["name"], builtin, cards, directory, kind, licence, recommended)
+
+
+def _clue_bank(directory: Path) -> dict[str, Any]:
+    """A built-in deck's clue bank (``clues.json``: card id -> language -> clues written from
+    the picture, each ``{"clue", "kind", "anchor"}``), for computer storytellers only; it goes
+    into each card's metadata as ``bank`` and nowhere else (no API answers it)."""
+    path = directory / CLUE_BANK
+    if not path.is_file():
+        return {}
+    cards: dict[str, Any] = json.loads(path.read_text("utf-8"))["cards"]
+    return cards
 
 
 class DeckLibrary:

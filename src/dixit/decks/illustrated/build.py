@@ -21,6 +21,7 @@ from dixit.decks.illustrated.curation import CardSpec, Curation
 from dixit.decks.illustrated.legibility import FLOORS, measure
 from dixit.decks.illustrated.pools import Plate, load_pools
 from dixit.decks.illustrated.process import WEBP_QUALITY, encode_webp, render_card, upscale_factor
+from dixit.decks.library import CLUE_BANK
 from dixit.decks.phash import RECROPPED_BITS, distance, phash
 
 LANGS = ("en", "it", "pl", "es", "pt", "fr")
@@ -127,6 +128,28 @@ def read_original(plate: Plate, sha1: str | None = None) -> Image.Image:
     return img
 
 
+def _banks_by_plate(folder: Path) -> dict[str, Any]:
+    """The deck's clue bank as it stands, by plate (card ids change when a card is rebuilt)."""
+    bank_file, deck_file = folder / CLUE_BANK, folder / "deck.json"
+    if not (bank_file.is_file() and deck_file.is_file()):
+        return {}
+    plate_of = {
+        c["id"]: str(c["source"]["plate"])
+        for c in json.loads(deck_file.read_text("utf-8"))["cards"]
+    }
+    bank = json.loads(bank_file.read_text("utf-8"))["cards"]
+    return {plate_of[cid]: clues for cid, clues in bank.items() if cid in plate_of}
+
+
+def _write_banks(folder: Path, cards: list[dict[str, Any]], banks: dict[str, Any]) -> None:
+    """The bank again, under the rebuilt cards' ids (cards without one keep none)."""
+    carried = {c["id"]: banks[c["source"]["plate"]] for c in cards if c["source"]["plate"] in banks}
+    if carried or (folder / CLUE_BANK).exists():
+        (folder / CLUE_BANK).write_text(
+            json.dumps({"cards": carried}, indent=1, ensure_ascii=False) + "\n", "utf-8"
+        )
+
+
 def build_decks(
     art_roots: list[Path],
     out: Path,
@@ -155,6 +178,7 @@ def build_decks(
             continue
         folder = out / spec_deck.slug
         folder.mkdir(parents=True, exist_ok=True)
+        banks = _banks_by_plate(folder)
         for old in folder.glob("*.webp"):
             old.unlink()
         cards = []
@@ -185,6 +209,7 @@ def build_decks(
         (folder / "deck.json").write_text(
             json.dumps(deck, indent=1, ensure_ascii=False) + "\n", "utf-8"
         )
+        _write_banks(folder, cards, banks)
         decks.append(deck)
     if illegible:
         raise BuildError("cards under their deck's legibility floors: " + "; ".join(illegible))
