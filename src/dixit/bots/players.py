@@ -9,7 +9,8 @@ see (its hand and the cards already played), each other player brings the card o
 that best fits the clue, and each listener votes by a noisy reading of *what the pictures show*
 (:data:`~dixit.bots.cardbook.SEEN`: not the bank, not the themes: what a person at the table has
 to go on). It keeps the clue whose chance that some but not all find the card is highest, with a
-nudge towards a kind of clue it has not just used. Nothing hidden is read: only the view and the
+nudge towards a kind of clue it has not just used and a little chance among near-best ones (so
+a card it tells again in another game may get another clue). Nothing hidden is read: only the view and the
 book.
 """
 
@@ -35,6 +36,7 @@ HAND = 6
 MAX_CLUE = 80  # characters: longer phrases are not offered as clues
 BANK_PREFERENCE = 0.05  # a bank clue over the card's own words of equal success
 STYLE_REPEAT = 0.06  # against a kind of clue among this player's last two this game
+VARIETY = 0.05  # a random nudge among near-best clues: the same card need not get the same clue
 LABEL_WORDS = 2  # a clue of at most this many words, all naming the card's main things, is a label
 TEXT_KINDS = {"title": "saying", "themes": "idea", "clues": "situation"}
 PRIOR_READER = 0.9  # how reliably an unknown player is expected to read
@@ -259,7 +261,8 @@ class ReadingBot:
             (
                 self.success(card, c.clue, pool, trust, per_player, seed)
                 + BANK_PREFERENCE * c.bank
-                - STYLE_REPEAT * used.count(c.kind),
+                - STYLE_REPEAT * used.count(c.kind)
+                + VARIETY * self.rng.random(),
                 self.rng.random(),
                 card,
                 c.clue,
