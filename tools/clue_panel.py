@@ -1,11 +1,12 @@
 """Picture-only clue panel: rounds of strong computer players, as a person at the table sees them.
 
-Plays 5-player classic games of strong computer players in one language on a deck and keeps
-rounds spread over the games. For each round it writes ``round-NNN.png``: the table's cards in
-the order they were shown, numbered 1..N under each card, at 240 x 360 a card; and a line in
-``rounds.jsonl`` with the round's number, language and clue (what the rater sees). The key (the
-storyteller's card and its position, the card ids, how the computer listeners voted, where the
-clue came from) goes to ``<out>-key.json`` beside the folder, for scoring afterwards.
+Plays 5-player classic games of strong computer players in one language on a deck, one after
+the other as in one room (the players' book learns each game's clues, as the server's does),
+and keeps rounds spread over the games. For each round it writes ``round-NNN.png``: the table's
+cards in the order they were shown, numbered 1..N under each card, at 240 x 360 a card; and a
+line in ``rounds.jsonl`` with the round's number, language and clue (what the rater sees). The
+key (the storyteller's card and its position, the card ids, how the computer listeners voted,
+where the clue came from) goes to ``<out>-key.json`` beside the folder, for scoring afterwards.
 
     .venv/bin/python tools/clue_panel.py --lang it --rounds 40 --out /tmp/panel-it
 """
@@ -24,7 +25,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
 from bots import load_decks  # noqa: E402
-
 from dixit.bots import CardBook, make_bot  # noqa: E402
 from dixit.bots.arena import bot_rng, play_game  # noqa: E402
 from dixit.bots.players import said_key  # noqa: E402
@@ -74,6 +74,8 @@ def main() -> int:
         bots = [make_bot("strong", rng=bot_rng(seed, i), lang=args.lang, book=book)
                 for i in range(PLAYERS)]  # fmt: skip
         state, _ = play_game(rules_for("classic"), names, bots, deck, seed)
+        for done in state.rounds:  # as a room's server does: later games know earlier clues
+            book.learn(done.storyteller_card, done.clue, args.lang)
         picks = random.Random(seed).sample(list(state.rounds), args.per_game)
         for r in picks:
             if len(lines) >= args.rounds:

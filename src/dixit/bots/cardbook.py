@@ -368,13 +368,18 @@ class CardBook:
 
     def phrases(self, card_id: str, lang: str) -> list[tuple[str, str]]:
         """What a storyteller may say of the card in ``lang`` besides its bank: its title and
-        themes (written from the picture) and the clues people told for it, as (kind, phrase).
-        Never the things it shows (a thing's name is a label, not a clue), nor its moods alone
-        (an adjective such as "regal" fits half the deck)."""
+        themes (written from the picture), as (kind, phrase). Never the things it shows (a
+        thing's name is a label, not a clue), nor its moods alone (an adjective such as "regal"
+        fits half the deck)."""
         fields = self.text(card_id, lang) or {}
-        out = [(kind, p) for kind in CLUE_KINDS for p in _items(fields.get(kind))]
-        out.extend(("clues", c) for c in self.clues(card_id, lang))
-        return out
+        return [(kind, p) for kind in CLUE_KINDS for p in _items(fields.get(kind))]
+
+    def shown(self, card_id: str, lang: str) -> frozenset[str]:
+        """Stems of every word that says what the card shows in ``lang`` (its things and its
+        description): a clue made mostly of them describes the picture instead of telling it."""
+        fields = self.text(card_id, lang) or {}
+        items = [*_items(fields.get("things")), *_items(fields.get("description"))]
+        return frozenset(stem(w, lang) for item in items for w in content_words(item))
 
     def labels(self, card_id: str, lang: str) -> frozenset[str]:
         """Stems of the card's most salient things in ``lang`` (the first three listed): a

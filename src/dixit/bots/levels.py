@@ -24,6 +24,7 @@ SKILLS: dict[str, Skill] = {
         tell_clues=6,
         tables=8,
         model_noise=0.15,
+        literal_cost=0.02,
     ),
     "strong": Skill(
         FULL,
@@ -35,6 +36,7 @@ SKILLS: dict[str, Skill] = {
         model_noise=0.05,
         adapts=True,
         taste=0.1,
+        literal_cost=0.05,
     ),
 }
 

@@ -2,16 +2,16 @@
 
 One class plays every level above ``random``; a :class:`Skill` says how well. The storyteller
 takes its candidate clues from the card's clue bank (written by people from the picture, from
-literal to poetic) and from the card's title and themes, never a label of what the card
-shows and never a clue already said in the game. It scores each by simulating the other players
-over plausible tables: the other cards on the table are drawn from the deck minus what it can
-see (its hand and the cards already played), each other player brings the card of a random hand
-that best fits the clue, and each listener votes by a noisy reading of *what the pictures show*
-(:data:`~dixit.bots.cardbook.SEEN`: not the bank, not the themes: what a person at the table has
-to go on). It keeps the clue whose chance that some but not all find the card is highest, with a
-nudge towards a kind of clue it has not just used and a little chance among near-best ones (so
-a card it tells again in another game may get another clue). Nothing hidden is read: only the view and the
-book.
+literal to poetic) and from the card's title and themes, never a label of what the card shows,
+never a clue already said in the game or told for that card before. It scores each by
+simulating the other players over plausible tables: the other cards on the table are drawn from
+the deck minus what it can see (its hand and the cards already played), each other player brings
+the card of a random hand that best fits the clue, and each listener votes by a noisy reading of
+*what the pictures show* (:data:`~dixit.bots.cardbook.SEEN`: not the bank, not the themes: what a
+person at the table has to go on). It keeps the clue whose chance that some but not all find
+the card is highest, minus a cost for a clue that mostly describes the picture (and, for better
+storytellers, for a plain "thing" clue), with a nudge towards a kind of clue it has not just used
+and a little chance among near-best ones. Nothing hidden is read: only the view and the book.
 """
 
 from __future__ import annotations
@@ -37,8 +37,9 @@ MAX_CLUE = 80  # characters: longer phrases are not offered as clues
 BANK_PREFERENCE = 0.05  # a bank clue over the card's own words of equal success
 STYLE_REPEAT = 0.06  # against a kind of clue among this player's last two this game
 VARIETY = 0.05  # a random nudge among near-best clues: the same card need not get the same clue
+PLAINNESS = 0.3  # against a clue whose words beyond half are the words of what the card shows
 LABEL_WORDS = 2  # a clue of at most this many words, all naming the card's main things, is a label
-TEXT_KINDS = {"title": "saying", "themes": "idea", "clues": "situation"}
+TEXT_KINDS = {"title": "saying", "themes": "idea"}
 PRIOR_READER = 0.9  # how reliably an unknown player is expected to read
 PRIOR_VOTES = 4.0  # weight of that expectation, in votes
 SLOPPY_NOISE = 0.12  # extra model noise at a table of random readers
@@ -82,6 +83,7 @@ class Candidate:
     clue: str
     kind: str
     bank: bool
+    plain: float = 0.0  # share of its words that name what the card shows (0 to 1)
 
 
 _NOT_WORD = re.compile(r"[^\w]+")
@@ -90,6 +92,12 @@ _NOT_WORD = re.compile(r"[^\w]+")
 def said_key(clue: str) -> str:
     """A clue as compared for repeats: case, accents kept, punctuation and spacing ignored."""
     return _NOT_WORD.sub(" ", clue.casefold()).strip()
+
+
+def plainness(clue: str, shown: frozenset[str], lang: str) -> float:
+    """The share of a clue's words that are words of what the card shows."""
+    words = content_words(clue)
+    return sum(stem(w, lang) in shown for w in words) / len(words) if words else 0.0
 
 
 def is_label(clue: str, labels: frozenset[str], lang: str) -> bool:
@@ -111,6 +119,7 @@ class Skill:
     model_noise: float = 0.12  # how noisily it expects the others to read
     adapts: bool = False  # reads the other players' past votes to judge how well they read
     predicts_with: Reading = SEEN  # how it expects the others to read (what the pictures show)
+    literal_cost: float = 0.0  # against a plain "thing" clue: a better storyteller says it sideways
     taste: float = 0.0  # spread of its own lasting leaning towards each card when it votes
 
 
@@ -183,11 +192,13 @@ class ReadingBot:
 
     # -- storyteller ---------------------------------------------------------------------------
     def candidates(self, card: str, said: AbstractSet[str] = frozenset()) -> list[Candidate]:
-        """Clues for one card in the room's language: its bank, then its title, themes and
-        people's past clues; none already ``said`` in the game, none a label."""
+        """Clues for one card in the room's language: its bank, then its title and themes; none
+        already ``said`` in the game, none told for this card in an earlier round the book has
+        learnt (the same card gets a new clue next game), none a label."""
         labels = self.book.labels(card, self.lang)
-        seen = set(said)
+        seen = set(said) | {said_key(c) for c in self.book.clues(card, self.lang)}
         out: list[Candidate] = []
+        shown = self.book.shown(card, self.lang)
         offered = [(b.clue, b.kind, True) for b in self.book.bank(card, self.lang)]
         offered += [(p, TEXT_KINDS[k], False) for k, p in self.book.phrases(card, self.lang)]
         for phrase, kind, bank in offered:
@@ -195,7 +206,8 @@ class ReadingBot:
             fresh = key and key not in seen and len(phrase) <= MAX_CLUE
             if fresh and not is_label(phrase, labels, self.lang):
                 seen.add(key)
-                out.append(Candidate(phrase.strip(), kind, bank))
+                plain = plainness(phrase, shown, self.lang)
+                out.append(Candidate(phrase.strip(), kind, bank, plain))
         return out
 
     def tell(self, view: PlayerView) -> tuple[str, str]:
@@ -262,6 +274,8 @@ class ReadingBot:
                 self.success(card, c.clue, pool, trust, per_player, seed)
                 + BANK_PREFERENCE * c.bank
                 - STYLE_REPEAT * used.count(c.kind)
+                - PLAINNESS * max(0.0, c.plain - 0.5)
+                - skill.literal_cost * (c.kind == "thing")
                 + VARIETY * self.rng.random(),
                 self.rng.random(),
                 card,
