@@ -33,7 +33,7 @@ import statistics
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -120,6 +120,25 @@ def read_clues(paths: Iterable[Path]) -> list[dict[str, Any]]:
     return rows
 
 
+def lineups_of(
+    decks: Mapping[str, list[dict[str, Any]]], rows: list[dict[str, Any]], lineups: int, seed: int
+) -> Iterator[tuple[int, int, dict[str, Any], str, str, list[str]]]:
+    """For each clue row whose plate is in a deck: ``lineups`` seeded 6-card lineups of its card
+    and five others of its deck, as (row index, lineup index, row, deck, card, lineup)."""
+    plates = plate_index(decks)
+    for n, row in enumerate(rows):
+        where = plates.get(plate_key(row["plate"]))
+        if where is None:
+            continue
+        slug, target = where
+        others = [c["id"] for c in decks[slug] if c["id"] != target]
+        for k in range(lineups):
+            rng = random.Random(f"{seed}/{n}/{k}")
+            table = [target, *rng.sample(others, LINEUP - 1)]
+            rng.shuffle(table)
+            yield n, k, row, slug, target, table
+
+
 def accuracy(
     decks: Mapping[str, list[dict[str, Any]]], clues: list[dict[str, Any]], lineups: int, seed: int
 ) -> dict[str, Any]:
@@ -128,33 +147,23 @@ def accuracy(
     hits: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
     read: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
     kinds: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-    skipped = 0
-    for n, row in enumerate(clues):
-        where = plates.get(plate_key(row["plate"]))
-        if where is None:
-            skipped += 1
-            continue
-        slug, target = where
-        others = [c["id"] for c in decks[slug] if c["id"] != target]
-        for k in range(lineups):
-            rng = random.Random(f"{seed}/{n}/{k}")
-            table = [target, *rng.sample(others, LINEUP - 1)]
-            rng.shuffle(table)
-            for level in LEVELS:
-                bot = make_bot(level, rng=random.Random(f"{seed}/{n}/{k}/{level}"),
-                               lang=row["lang"], book=books[slug])  # fmt: skip
-                vote = _vote(bot, row["clue"], table)
+    for n, k, row, slug, target, table in lineups_of(decks, clues, lineups, seed):
+        for level in LEVELS:
+            bot = make_bot(level, rng=random.Random(f"{seed}/{n}/{k}/{level}"),
+                           lang=row["lang"], book=books[slug])  # fmt: skip
+            vote = _vote(bot, row["clue"], table)
+            for key in ((level, row["lang"]), (level, "all")):
+                hits[key][0] += vote == target
+                hits[key][1] += 1
+            if hasattr(bot, "rank"):  # its reading alone: the top card, no noise or taste
+                top = bot.rank(row["clue"], table)[0]
                 for key in ((level, row["lang"]), (level, "all")):
-                    hits[key][0] += vote == target
-                    hits[key][1] += 1
-                if hasattr(bot, "rank"):  # its reading alone: the top card, no noise or taste
-                    top = bot.rank(row["clue"], table)[0]
-                    for key in ((level, row["lang"]), (level, "all")):
-                        read[key][0] += top == target
-                        read[key][1] += 1
-                if level == "strong":
-                    kinds[row.get("kind", "?")][0] += vote == target
-                    kinds[row.get("kind", "?")][1] += 1
+                    read[key][0] += top == target
+                    read[key][1] += 1
+            if level == "strong":
+                kinds[row.get("kind", "?")][0] += vote == target
+                kinds[row.get("kind", "?")][1] += 1
+    skipped = sum(plate_key(r["plate"]) not in plates for r in clues)
     table_out: dict[str, dict[str, Any]] = {}
     for (level, lang), (k, n) in sorted(hits.items()):
         table_out.setdefault(level, {})[lang] = round(k / n, 3)

@@ -26,7 +26,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from bots import illustrated, load_decks, plate_index, plate_key  # bench/, the script's folder
+from bots import illustrated, lineups_of, load_decks, read_clues  # bench/, the script's folder
 from dixit.bots import LANGS, CardBook, make_bot
 from dixit.bots.arena import bot_rng, play_game
 from dixit.bots.players import ReadingBot, said_key
@@ -96,33 +96,23 @@ def agreement(
     decks: dict[str, list[dict[str, Any]]], rows: list[dict[str, Any]], lineups: int, seed: int
 ) -> dict[str, Any]:
     books = {slug: CardBook.from_cards(cards) for slug, cards in decks.items()}
-    plates = plate_index(decks)
+    six = [r for r in rows if set(r["clues"]) == set(LANGS)]
     all_six = same_as_en = pairs = trials = 0
     per_lang: Counter[str] = Counter()
-    skipped = 0
-    for n, row in enumerate(rows):
-        where = plates.get(plate_key(row["plate"]))
-        if where is None or set(row["clues"]) != set(LANGS):
-            skipped += 1
-            continue
-        slug, target = where
-        others = [c["id"] for c in decks[slug] if c["id"] != target]
-        for k in range(lineups):
-            rng = random.Random(f"{seed}/{n}/{k}")
-            table = [target, *rng.sample(others, 5)]
-            rng.shuffle(table)
-            tops = {}
-            for lang in LANGS:
-                bot = make_bot("strong", rng=random.Random(0), lang=lang, book=books[slug])
-                assert isinstance(bot, ReadingBot)
-                tops[lang] = bot.rank(row["clues"][lang], table)[0]
-            trials += 1
-            all_six += len(set(tops.values())) == 1
-            for lang in LANGS[1:]:
-                pairs += 1
-                same_as_en += tops[lang] == tops["en"]
-                per_lang[lang] += tops[lang] == tops["en"]
-            per_lang["found_en"] += tops["en"] == target
+    for _, _, row, slug, target, table in lineups_of(decks, six, lineups, seed):
+        tops = {}
+        for lang in LANGS:
+            bot = make_bot("strong", rng=random.Random(0), lang=lang, book=books[slug])
+            assert isinstance(bot, ReadingBot)
+            tops[lang] = bot.rank(row["clues"][lang], table)[0]
+        trials += 1
+        all_six += len(set(tops.values())) == 1
+        for lang in LANGS[1:]:
+            pairs += 1
+            same_as_en += tops[lang] == tops["en"]
+            per_lang[lang] += tops[lang] == tops["en"]
+        per_lang["found_en"] += tops["en"] == target
+    skipped = len(rows) - trials // lineups
     return {
         "clues": len(rows) - skipped,
         "lineups_per_clue": lineups,
@@ -148,8 +138,7 @@ def main() -> int:
     if "tables" in only:
         out["tables"] = tables(decks, args.games, args.seed)
     if "agreement" in only and args.parallel.is_file():
-        rows = [json.loads(line) for line in args.parallel.read_text("utf-8").splitlines() if line]
-        out["agreement"] = agreement(decks, rows, args.lineups, args.seed)
+        out["agreement"] = agreement(decks, read_clues([args.parallel]), args.lineups, args.seed)
     print(json.dumps(out, indent=1, ensure_ascii=False))
     return 0
 
