@@ -50,18 +50,26 @@ def test_the_library_attaches_the_bank_to_card_metadata_only(tmp_path: Path) -> 
 
 
 def test_a_rebuilt_deck_keeps_its_bank_under_the_new_card_ids(tmp_path: Path) -> None:
+    """Card ids change when a card is rebuilt; its bank follows its plate, also into another
+    deck."""
     from dixit.decks.illustrated.build import _banks_by_plate, _write_banks
 
+    old = tmp_path / "d"
+    old.mkdir()
     cards = [{"id": "d-000000000001", "source": {"plate": "p/001"}},
              {"id": "d-000000000002", "source": {"plate": "p/002"}}]  # fmt: skip
-    (tmp_path / "deck.json").write_text(json.dumps({"cards": cards}), "utf-8")
+    (old / "deck.json").write_text(json.dumps({"cards": cards}), "utf-8")
     clues = {"en": [{"clue": "x", "kind": "idea", "anchor": "y"}]}
-    (tmp_path / CLUE_BANK).write_text(json.dumps({"cards": {"d-000000000002": clues}}), "utf-8")
+    (old / CLUE_BANK).write_text(json.dumps({"cards": {"d-000000000002": clues}}), "utf-8")
     by_plate = _banks_by_plate(tmp_path)
     assert by_plate == {"p/002": clues}
     rebuilt = [{"id": "d-00000000000a", "source": {"plate": "p/002"}},
                {"id": "d-00000000000b", "source": {"plate": "p/003"}}]  # fmt: skip
-    _write_banks(tmp_path, rebuilt, by_plate)
-    assert json.loads((tmp_path / CLUE_BANK).read_text("utf-8")) == {
-        "cards": {"d-00000000000a": clues}
+    _write_banks(old, rebuilt, by_plate)
+    assert json.loads((old / CLUE_BANK).read_text("utf-8")) == {"cards": {"d-00000000000a": clues}}
+    other = tmp_path / "e"
+    other.mkdir()
+    _write_banks(other, [{"id": "e-00000000000c", "source": {"plate": "p/002"}}], by_plate)
+    assert json.loads((other / CLUE_BANK).read_text("utf-8")) == {
+        "cards": {"e-00000000000c": clues}
     }

@@ -128,17 +128,22 @@ def read_original(plate: Plate, sha1: str | None = None) -> Image.Image:
     return img
 
 
-def _banks_by_plate(folder: Path) -> dict[str, Any]:
-    """The deck's clue bank as it stands, by plate (card ids change when a card is rebuilt)."""
-    bank_file, deck_file = folder / CLUE_BANK, folder / "deck.json"
-    if not (bank_file.is_file() and deck_file.is_file()):
-        return {}
-    plate_of = {
-        c["id"]: str(c["source"]["plate"])
-        for c in json.loads(deck_file.read_text("utf-8"))["cards"]
-    }
-    bank = json.loads(bank_file.read_text("utf-8"))["cards"]
-    return {plate_of[cid]: clues for cid, clues in bank.items() if cid in plate_of}
+def _banks_by_plate(out: Path) -> dict[str, Any]:
+    """The clue banks of the decks under ``out`` as they stand, by plate: card ids change when
+    a card is rebuilt, and a plate may move to another deck."""
+    banks: dict[str, Any] = {}
+    for bank_file in sorted(out.glob(f"*/{CLUE_BANK}")):
+        deck_file = bank_file.parent / "deck.json"
+        if not deck_file.is_file():
+            continue
+        plate_of = {
+            c["id"]: str(c["source"]["plate"])
+            for c in json.loads(deck_file.read_text("utf-8"))["cards"]
+            if "source" in c
+        }
+        bank = json.loads(bank_file.read_text("utf-8"))["cards"]
+        banks.update({plate_of[cid]: clues for cid, clues in bank.items() if cid in plate_of})
+    return banks
 
 
 def _write_banks(folder: Path, cards: list[dict[str, Any]], banks: dict[str, Any]) -> None:
@@ -171,6 +176,7 @@ def build_decks(
         raise BuildError(f"no scan under {', '.join(map(str, art_roots))} for plates {absent}")
     hashes: dict[str, tuple[str, int]] = {}
     illegible: list[str] = []
+    banks = _banks_by_plate(out)
     decks = []
     for spec_deck in curation.decks:
         specs = [c for c in chosen if c.deck == spec_deck.slug]
@@ -178,7 +184,6 @@ def build_decks(
             continue
         folder = out / spec_deck.slug
         folder.mkdir(parents=True, exist_ok=True)
-        banks = _banks_by_plate(folder)
         for old in folder.glob("*.webp"):
             old.unlink()
         cards = []
