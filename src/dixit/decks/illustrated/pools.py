@@ -39,42 +39,36 @@ def plate_ref(pool: str, number: int) -> str:
     return f"{pool}/{number:03d}"
 
 
-def _first_pool(pool_dir: Path, raw: dict[str, Any]) -> dict[str, Plate]:
-    out = {}
-    for p in raw["images"]:
-        ref = plate_ref(pool_dir.name, int(p["id"]))
-        out[ref] = Plate(
-            ref=ref,
-            path=pool_dir / p["file"],
-            title=p["title"],
-            work=p["work"],
-            artist=p["artist"],
-            artist_death_year=int(p["artist_death_year"]),
-            published=str(p["original_publication_year"]),
-            source_repo=p["source_repo"],
-            source_path=p["source_path"],
-            colour=bool(p["colour"]),
-        )
-    return out
+def _first_pool_plate(pool_dir: Path, p: dict[str, Any]) -> Plate:
+    """A plate of the first research pass's manifest (``{"images": [...]}``)."""
+    return Plate(
+        ref=plate_ref(pool_dir.name, int(p["id"])),
+        path=pool_dir / p["file"],
+        title=p["title"],
+        work=p["work"],
+        artist=p["artist"],
+        artist_death_year=int(p["artist_death_year"]),
+        published=str(p["original_publication_year"]),
+        source_repo=p["source_repo"],
+        source_path=p["source_path"],
+        colour=bool(p["colour"]),
+    )
 
 
-def _second_pool(pool_dir: Path, raw: list[dict[str, Any]]) -> dict[str, Plate]:
-    out = {}
-    for p in raw:
-        ref = plate_ref(pool_dir.name, int(p["file"][:3]))
-        out[ref] = Plate(
-            ref=ref,
-            path=pool_dir / p["file"],
-            title=f"plate {Path(p['source_path']).stem}",
-            work=f"{p['book']}, PG #{p['gutenberg_number']}",
-            artist=p["artist"],
-            artist_death_year=int(p["artist_died"]),
-            published=str(p["year"]),
-            source_repo=p["source_repo"],
-            source_path=p["source_path"],
-            colour=bool(p["colour"]),
-        )
-    return out
+def _list_pool_plate(pool_dir: Path, p: dict[str, Any]) -> Plate:
+    """A plate of a manifest in the list form (the second pass's and ours)."""
+    return Plate(
+        ref=plate_ref(pool_dir.name, int(p["file"][:3])),
+        path=pool_dir / p["file"],
+        title=f"plate {Path(p['source_path']).stem}",
+        work=f"{p['book']}, PG #{p['gutenberg_number']}",
+        artist=p["artist"],
+        artist_death_year=int(p["artist_died"]),
+        published=str(p["year"]),
+        source_repo=p["source_repo"],
+        source_path=p["source_path"],
+        colour=bool(p["colour"]),
+    )
 
 
 def load_pools(art_roots: Iterable[Path]) -> dict[str, Plate]:
@@ -87,7 +81,10 @@ def load_pools(art_roots: Iterable[Path]) -> dict[str, Plate]:
             manifest = root / name / "manifest.json"
             if manifest.is_file():
                 raw = json.loads(manifest.read_text("utf-8"))
-                read = _second_pool if isinstance(raw, list) else _first_pool
-                plates.update(read(manifest.parent, raw))
+                if isinstance(raw, list):
+                    found = [_list_pool_plate(manifest.parent, p) for p in raw]
+                else:
+                    found = [_first_pool_plate(manifest.parent, p) for p in raw["images"]]
+                plates.update((plate.ref, plate) for plate in found)
                 break
     return plates
