@@ -39,7 +39,7 @@ from typing import Any
 
 from dixit.bots import LANGS, LEVELS, CardBook, make_bot
 from dixit.bots.arena import Tally, bot_rng, play_game
-from dixit.decks.library import CLUE_BANK, builtin_root
+from dixit.decks.library import DeckLibrary, builtin_root
 from dixit.engine import (
     GiveClue,
     Phase,
@@ -81,17 +81,11 @@ def load_decks(
             if slug is not None:
                 split.setdefault(slug, []).append(card)
         return dict(sorted(split.items()))
-    decks = {}
-    for path in sorted((root or builtin_root()).glob("*/deck.json")):
-        deck = json.loads(path.read_text("utf-8"))
-        bank_file = path.parent / CLUE_BANK
-        if bank_file.is_file():  # as the deck library attaches it: storytellers only
-            bank = json.loads(bank_file.read_text("utf-8"))["cards"]
-            for card in deck["cards"]:
-                if card["id"] in bank:
-                    card["bank"] = bank[card["id"]]
-        decks[deck["slug"]] = deck["cards"]
-    return decks
+    library = DeckLibrary(Path("/nonexistent"), builtin_dir=root or builtin_root())
+    return {  # card dicts as the server gives them to computer players (clue bank included)
+        info.slug: [{"id": c.id, **(c.metadata or {})} for c in library.get(info.slug).cards]
+        for info in sorted(library.list(), key=lambda i: i.slug)
+    }
 
 
 def plate_key(plate: object) -> str:
