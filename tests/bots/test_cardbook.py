@@ -117,18 +117,23 @@ def test_the_storyteller_tells_from_the_bank_never_a_label_never_twice() -> None
     ]
     bot = make_bot("strong", rng=random.Random(4), lang="en", book=book)
     assert isinstance(bot, ReadingBot)
-    offered = [(c.clue, c.kind, c.bank) for c in bot.candidates("deck-lighthouse")]
-    assert ("a light for the lost", "saying", True) in offered
-    assert ("hope", "idea", False) in offered  # a theme of its own text
-    labels = {
-        "lighthouse",
-        "lighthouse in a storm",
-    }  # its main things named: a bank clue, its title
-    assert not labels & {clue for clue, _, _ in offered}
+    offered = [(c.clue, c.kind) for c in bot.candidates("deck-lighthouse")]
+    assert ("a light for the lost", "saying") in offered
+    assert "lighthouse" not in {clue for clue, _ in offered}  # a bank clue naming its main thing
+    assert "hope" not in {clue for clue, _ in offered}  # a card with a bank tells only from it
+    # ... a card without one tells its title and themes
+    unbanked = {c.clue for c in bot.candidates("deck-cat")}
+    assert {"a cat asleep on books", "reading", "rest"} <= unbanked
+    it = make_bot("strong", rng=random.Random(4), lang="it", book=book)
+    assert isinstance(it, ReadingBot)
+    assert [c.clue for c in it.candidates("deck-lighthouse")] == ["la luce nel buio"]
     said = {said_key("A light, for the lost!")}
     later = [c.clue for c in bot.candidates("deck-lighthouse", said)]
     assert "a light for the lost" not in later and "keeping watch all night" in later
     assert bot.kind_told("deck-lighthouse", "Keeping watch all night") == "situation"
+    book.learn("deck-lighthouse", "keeping watch all night", "en")  # as the server does
+    assert bot.kind_told("deck-lighthouse", "keeping watch all night") == "situation"
+    assert "keeping watch all night" not in [c.clue for c in bot.candidates("deck-lighthouse")]
     for seed in range(20):
         bot = make_bot("strong", rng=random.Random(seed), lang="en", book=book)
         assert isinstance(bot, ReadingBot)

@@ -2,16 +2,17 @@
 
 One class plays every level above ``random``; a :class:`Skill` says how well. The storyteller
 takes its candidate clues from the card's clue bank (written by people from the picture, from
-literal to poetic) and from the card's title and themes, never a label of what the card shows,
-never a clue already said in the game or told for that card before. It scores each by
-simulating the other players over plausible tables: the other cards on the table are drawn from
-the deck minus what it can see (its hand and the cards already played), each other player brings
-the card of a random hand that best fits the clue, and each listener votes by a noisy reading of
-*what the pictures show* (:data:`~dixit.bots.cardbook.SEEN`: not the bank, not the themes: what a
-person at the table has to go on). It keeps the clue whose chance that some but not all find
-the card is highest, minus a cost for a clue that mostly describes the picture (and, for better
-storytellers, for a plain "thing" clue), with a nudge towards a kind of clue it has not just used
-and a little chance among near-best ones. Nothing hidden is read: only the view and the book.
+literal to poetic; a card without one offers its title and themes instead), never a label of
+what the card shows, never a clue already said in the game or told for that card before. It
+scores each by simulating the other players over plausible tables: the other cards on the table
+are drawn from the deck minus what it can see (its hand and the cards already played), each
+other player brings the card of a random hand that best fits the clue, and each listener votes
+by a noisy reading of *what the pictures show* (:data:`~dixit.bots.cardbook.SEEN`: not the
+bank, not the themes: what a person at the table has to go on). It keeps the clue whose chance
+that some but not all find the card is highest, minus a cost for a clue that mostly describes
+the picture (and, for better storytellers, for a plain "thing" clue), with a nudge towards a
+kind of clue it has not just used and a little chance among near-best ones. Nothing hidden is
+read: only the view and the book.
 """
 
 from __future__ import annotations
@@ -34,7 +35,6 @@ from .text import content_words, stem
 
 HAND = 6
 MAX_CLUE = 80  # characters: longer phrases are not offered as clues
-BANK_PREFERENCE = 0.05  # a bank clue over the card's own words of equal success
 STYLE_REPEAT = 0.06  # against a kind of clue among this player's last two this game
 VARIETY = 0.05  # a random nudge among near-best clues: the same card need not get the same clue
 PLAINNESS = 0.3  # against a clue whose words beyond half are the words of what the card shows
@@ -78,11 +78,10 @@ def deck_of(card_id: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
-    """A clue a storyteller may tell: its words, its kind, and whether the bank offered it."""
+    """A clue a storyteller may tell: its words and its kind."""
 
     clue: str
     kind: str
-    bank: bool
     plain: float = 0.0  # share of its words that name what the card shows (0 to 1)
 
 
@@ -191,23 +190,27 @@ class ReadingBot:
         return tuple(chosen)
 
     # -- storyteller ---------------------------------------------------------------------------
+    def offered(self, card: str) -> list[tuple[str, str]]:
+        """(clue, kind) the card offers in the room's language: its bank; for a card without
+        one (an imported deck with captions), its title and themes. A card's own title and
+        themes are not told when it has a bank: they may name the story it illustrates."""
+        bank = [(b.clue, b.kind) for b in self.book.bank(card, self.lang)]
+        return bank or [(p, TEXT_KINDS[k]) for k, p in self.book.phrases(card, self.lang)]
+
     def candidates(self, card: str, said: AbstractSet[str] = frozenset()) -> list[Candidate]:
-        """Clues for one card in the room's language: its bank, then its title and themes; none
-        already ``said`` in the game, none told for this card in an earlier round the book has
-        learnt (the same card gets a new clue next game), none a label."""
+        """The clues :meth:`offered` for one card, but none already ``said`` in the game, none
+        told for this card in an earlier round the book has learnt (the same card gets a new
+        clue next game), none a label."""
         labels = self.book.labels(card, self.lang)
+        shown = self.book.shown(card, self.lang)
         seen = set(said) | {said_key(c) for c in self.book.clues(card, self.lang)}
         out: list[Candidate] = []
-        shown = self.book.shown(card, self.lang)
-        offered = [(b.clue, b.kind, True) for b in self.book.bank(card, self.lang)]
-        offered += [(p, TEXT_KINDS[k], False) for k, p in self.book.phrases(card, self.lang)]
-        for phrase, kind, bank in offered:
+        for phrase, kind in self.offered(card):
             key = said_key(phrase)
             fresh = key and key not in seen and len(phrase) <= MAX_CLUE
             if fresh and not is_label(phrase, labels, self.lang):
                 seen.add(key)
-                plain = plainness(phrase, shown, self.lang)
-                out.append(Candidate(phrase.strip(), kind, bank, plain))
+                out.append(Candidate(phrase.strip(), kind, plainness(phrase, shown, self.lang)))
         return out
 
     def tell(self, view: PlayerView) -> tuple[str, str]:
@@ -224,9 +227,9 @@ class ReadingBot:
         return self.choose_clue(hand, players, per_player, seen, readers, said, recent)
 
     def kind_told(self, card: str, clue: str) -> str | None:
-        """The kind of a clue this player told for ``card`` (None if it is not among its own)."""
+        """The kind of a clue told for ``card`` (None if the card does not offer it)."""
         key = said_key(clue)
-        return next((c.kind for c in self.candidates(card) if said_key(c.clue) == key), None)
+        return next((kind for phrase, kind in self.offered(card) if said_key(phrase) == key), None)
 
     def choose_clue(
         self,
@@ -272,7 +275,6 @@ class ReadingBot:
         scored = [
             (
                 self.success(card, c.clue, pool, trust, per_player, seed)
-                + BANK_PREFERENCE * c.bank
                 - STYLE_REPEAT * used.count(c.kind)
                 - PLAINNESS * max(0.0, c.plain - 0.5)
                 - skill.literal_cost * (c.kind == "thing")
