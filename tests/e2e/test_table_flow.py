@@ -121,7 +121,7 @@ def test_a_round_keeps_what_matters_on_screen(opened: Any, server: str, viewport
     # The end says why.
     expect(page.get_by_test_id("game-over")).to_be_visible(timeout=30_000)
     expect(page.get_by_test_id("end-reason")).to_have_text(
-        EN["over.why.rounds"].replace("{n}", "2")
+        EN["over.why.rounds#other"].replace("{count}", "2")
     )
     assert_accessible(page)
 

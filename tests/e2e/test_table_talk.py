@@ -172,7 +172,7 @@ def test_chat_and_reactions_on_phone_desktop_and_tv(opened: Any, server: str) ->
     expect(cy.page.get_by_test_id("reactions-shown")).to_have_count(0)
     ann.page.get_by_test_id("chat-input").fill("are you there?")
     ann.page.get_by_test_id("chat-input").press("Enter")
-    expect(cy.page.get_by_test_id("talk-show")).to_have_text(EN["talk.showNew"].format(n=1))
+    expect(cy.page.get_by_test_id("talk-show")).to_have_text(EN["talk.showNew#one"].format(count=1))
     cy.page.get_by_test_id("talk-show").click()
     expect(cy.page.get_by_test_id("chat-line").last.locator(".chat-text")).to_have_text(
         "are you there?"

@@ -27,7 +27,7 @@ export function App() {
 
   const i18n = useMemo(() => ({
     lang,
-    t: (key: string, params?: Record<string, string | number>) => translate(messages ?? english, key, params),
+    t: (key: string, params?: Record<string, string | number>) => translate(messages ?? english, key, params, messages ? lang : "en"),
     setLang: (l: Lang) => { saveLanguage(l); setLangState(l); },
   }), [lang, messages]);
 

@@ -77,10 +77,10 @@ export function DeckUpload({ token, onImported }: { token: string; onImported: (
     try {
       const report = await api.importDeck(file, name.trim() || file.name.replace(/\.[^.]+$/, ""), token);
       if (!report.ok || !report.slug) {
-        setStatus(t("upload.none", { n: report.rejected.length }));
+        setStatus(t("upload.none", { count: report.rejected.length }));
         return;
       }
-      setStatus(t("upload.done", { n: report.accepted, rejected: report.rejected.length }));
+      setStatus(t("upload.done", { count: report.accepted, rejected: report.rejected.length }));
       onImported(report.slug);
     } catch (err) {
       setStatus(errorText(t, err instanceof ApiProblem ? err.code : "network"));

@@ -53,7 +53,7 @@ export function Chat({ state, send, tv: tvAsked = false }: { state: ClientState;
     return (
       <section class="chat chat--hidden" data-testid="chat">
         <button type="button" id="talk-toggle" class="btn btn-ghost btn-small" onClick={() => toggle(false)} data-testid="talk-show">
-          {unseen > 0 ? t("talk.showNew", { n: unseen }) : t("talk.show")}
+          {unseen > 0 ? t("talk.showNew", { count: unseen }) : t("talk.show")}
         </button>
       </section>
     );

@@ -54,7 +54,7 @@ export function DeckPicker({ decks, chosen, onChange }: Props) {
                     {d.name}
                     {d.default && d.kind === "illustrated" ? <span class="deck-badge" data-testid="deck-recommended">{t("decks.recommended")}</span> : null}
                   </strong>
-                  <span class="deck-meta">{t("decks.count", { n: d.card_count })} · {t(`decks.kind.${d.kind}`)}</span>
+                  <span class="deck-meta">{t("decks.count", { count: d.card_count })} · {t(`decks.kind.${d.kind}`)}</span>
                   {d.described < d.card_count ? <span class="deck-warn">{t("decks.undescribed", { n: d.card_count - d.described })}</span> : null}
                 </span>
               </label>
@@ -62,7 +62,7 @@ export function DeckPicker({ decks, chosen, onChange }: Props) {
           );
         })}
       </ul>
-      <p class="deck-total" data-testid="deck-total" aria-live="polite">{t("decks.total", { n: total })}</p>
+      <p class="deck-total" data-testid="deck-total" aria-live="polite">{t("decks.total", { count: total })}</p>
     </fieldset>
   );
 }

@@ -13,8 +13,8 @@ export function RulesSummary({ settings, players }: { settings: RoomSettings; pl
   if (players === 3) lines.push(t("summary.three"));
   if (lone) lines.push(t("summary.lone"));
   const endAt = settings.end_at_score ?? (edition === "2021" ? 30 : null);
-  if (endAt) lines.push(t("summary.endAt", { n: endAt }));
-  if (settings.max_rounds) lines.push(t("summary.maxRounds", { n: settings.max_rounds }));
+  if (endAt) lines.push(t("summary.endAt", { count: endAt }));
+  if (settings.max_rounds) lines.push(t("summary.maxRounds", { count: settings.max_rounds }));
   lines.push(
     timed.length === 0
       ? t("summary.noTimers")
