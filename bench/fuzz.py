@@ -528,7 +528,7 @@ def serve() -> tuple[subprocess.Popen[bytes], str, tempfile.TemporaryDirectory[s
     database = f"sqlite:///{Path(workdir.name) / 'fuzz.sqlite3'}"
     proc = subprocess.Popen(
         [sys.executable, "-m", "dixit.cli.main", "serve", "--port", str(port), "--database",
-         database, "--client-dir", workdir.name, "--log-level", "warning"],
+         database, "--client-dir", workdir.name, "--log-level", "warning", "--rate-limits", "off"],
         env=dict(os.environ, DIXIT_DATA_DIR=workdir.name),
         stdout=subprocess.DEVNULL,
         stderr=open(Path(workdir.name) / "server.log", "wb"),  # noqa: SIM115

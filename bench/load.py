@@ -631,6 +631,8 @@ def main() -> int:
                     "-m",
                     "dixit.cli.main",
                     "serve",
+                    "--rate-limits",
+                    "off",
                     "--host",
                     HOST,
                     "--port",

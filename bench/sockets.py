@@ -86,6 +86,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         server = subprocess.Popen(
             [
                 *(sys.executable, "-m", "dixit.cli.main", "serve", "--port", str(port)),
+                *("--rate-limits", "off"),
                 *("--database", f"sqlite:///{tmp}/bench.sqlite3", "--log-level", "warning"),
             ],
             stdout=subprocess.DEVNULL,

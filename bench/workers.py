@@ -48,6 +48,8 @@ class _Serve:
                 "-m",
                 "dixit.cli.main",
                 "serve",
+                "--rate-limits",
+                "off",
                 "--workers",
                 str(workers),
                 "--port",

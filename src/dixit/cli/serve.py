@@ -83,6 +83,35 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         help="per-message deflate on WebSockets: less traffic, about 15%% more server CPU "
         "(default: off)",
     )
+    parser.add_argument(
+        "--rate-limits",
+        choices=("on", "off"),
+        default=os.environ.get("DIXIT_RATE_LIMITS", "on"),
+        help="per-client rate limits on the lobby routes and room sockets (default: on, or "
+        "$DIXIT_RATE_LIMITS; off for a load test from one address)",
+    )
+    parser.add_argument(
+        "--rate-limit",
+        action="append",
+        default=[],
+        metavar="ROUTE=BURST/PER_MINUTE",
+        help="change one route's limit per client address, e.g. create=20/30; routes: "
+        "create, join, spectate, upload, decks, tables, connect, hello (docs/deploy.md)",
+    )
+    parser.add_argument(
+        "--trust-proxy",
+        action="store_true",
+        help="behind HAProxy, nginx or Caddy: a client is the last address in "
+        "X-Forwarded-For (never use it when clients reach the server directly)",
+    )
+    parser.add_argument(
+        "--allowed-origin",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="a site whose pages may open room sockets besides this server's own "
+        "(https://example.org; * for any); repeat for several",
+    )
     parser.add_argument("--log-level", default="info", help="uvicorn log level")
     parser.add_argument(
         "--log-format",
@@ -98,6 +127,7 @@ def run(args: argparse.Namespace) -> int:
 
     from dixit.ops.logs import log_config
     from dixit.server import Limits, ServerConfig, create_app
+    from dixit.server.limits import RateLimits, parse_rate
     from dixit.server.websocket import RoomSocket
     from dixit.storage import default_data_dir
 
@@ -106,6 +136,12 @@ def run(args: argparse.Namespace) -> int:
     data_dir: Path = args.data_dir or default_data_dir()
     database: str = args.database or f"sqlite:///{data_dir / 'dixit.sqlite3'}"
     defaults = ServerConfig()
+    try:
+        rates = [parse_rate(text) for text in args.rate_limit]
+    except ValueError as error:
+        _say(args.log_format, "error", f"dixit serve: --rate-limit {error}", sys.stderr)
+        return 2
+    rate_limits = RateLimits(args.rate_limits == "on", args.trust_proxy).with_rates(rates)
     config = ServerConfig(
         database=database,
         pubsub=args.pubsub,
@@ -115,6 +151,8 @@ def run(args: argparse.Namespace) -> int:
         idle_unload_s=max(0.0, args.idle_unload),
         finished_unload_s=max(0.0, args.finished_unload),
         limits=Limits(max_rooms=args.max_rooms),
+        rate_limits=rate_limits,
+        allowed_origins=tuple(args.allowed_origin),
     )
     problem = asyncio.run(_preflight(database, args.pubsub))
     if problem:
@@ -152,6 +190,7 @@ def run(args: argparse.Namespace) -> int:
         ws_per_message_deflate=args.ws_compression,
         ws_ping_interval=20,
         ws_ping_timeout=30,
+        proxy_headers=False,  # the client's address is read by our rate limits only
     )
     return 0
 

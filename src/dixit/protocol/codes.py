@@ -149,7 +149,8 @@ DESCRIPTIONS: dict[ErrorCode | NoticeCode, str] = {
     ErrorCode.TOO_DEEP: "JSON nested deeper than 8 levels",
     ErrorCode.BODY_TOO_LARGE: "HTTP 413: a lobby request body over 64 KiB",
     ErrorCode.UPLOAD_TOO_LARGE: "HTTP 413: a deck upload over the size limit",
-    ErrorCode.RATE: "more than 20 messages a second per socket (bursts of 40)",
+    ErrorCode.RATE: "more than 20 messages a second per socket (bursts of 40); a client address "
+    "over a lobby route's or a hello's limit (HTTP 429 with Retry-After; docs/deploy.md)",
     ErrorCode.ROOMS: "HTTP 503: this process has as many rooms as `--max-rooms`",
     ErrorCode.SPECTATORS: "HTTP 409: 32 spectator tokens in this room",
     ErrorCode.HELLO_REQUIRED: "a command before `hello` (`ping` is answered before it)",

@@ -25,8 +25,10 @@ from .deck_routes import add_deck_routes
 from .health_routes import add_health_routes
 from .http_errors import ERRORS
 from .hub import Hub
+from .limits import Limiter
 from .public_rooms import add_table_routes
 from .room import Services
+from .security import Guard, socket_admission
 from .static import ClientFiles
 from .websocket import STATE_KEY, SocketServices
 from .ws import room_socket
@@ -37,6 +39,12 @@ log = logging.getLogger("dixit.server")
 def create_app(config: ServerConfig) -> FastAPI:
     state: dict[str, Hub] = {}
     metrics = ServerMetrics()
+    refused = metrics.registry.counter(
+        "dixit_rate_limited_total",
+        "Requests, socket connects and hellos refused with limit/rate, per route",
+    )
+    limiter = Limiter(config.rate_limits, lambda route: refused.inc(labels=(("route", route),)))
+    _export_limits(metrics, limiter)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Any]]:
@@ -62,7 +70,14 @@ def create_app(config: ServerConfig) -> FastAPI:
         try:
             # Room sockets (/ws/{code}) are served by uvicorn's WebSocket protocol class,
             # :class:`.websocket.RoomSocket`, which finds the hub in the lifespan's state.
-            yield {STATE_KEY: SocketServices(hub, metrics, room_socket)}
+            sockets = SocketServices(
+                hub,
+                metrics,
+                room_socket,
+                admit=socket_admission(limiter, config.allowed_origins),
+                hello_wait=lambda client: limiter.check("hello", client),
+            )
+            yield {STATE_KEY: sockets}
         finally:
             metrics.gc.remove()
             rooms = list(hub.rooms.values())
@@ -90,6 +105,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         return state["hub"]
 
     http_errors.install(app)
+    app.add_middleware(Guard, limiter=limiter)  # outermost: refused before a body is read
 
     @app.post("/api/rooms", response_model=m.SeatTicket, responses=ERRORS, tags=["rooms"])
     async def create_room(body: m.CreateRoomRequest) -> m.SeatTicket:
@@ -137,3 +153,25 @@ def create_app(config: ServerConfig) -> FastAPI:
         return client.response(path)
 
     return app
+
+
+def _export_limits(metrics: ServerMetrics, limiter: Limiter) -> None:
+    """Each rate-limited route's rate, and how many clients it tracks, on ``/metrics``."""
+    r = metrics.registry
+    rates = limiter.limits.rates
+    on = limiter.limits.enabled
+    r.gauge(
+        "dixit_rate_limit_burst",
+        "Requests a client may make at once, per rate-limited route (0: limits off)",
+        lambda: [((("route", k),), float(v.burst if on else 0)) for k, v in rates.items()],
+    )
+    r.gauge(
+        "dixit_rate_limit_per_minute",
+        "Requests a client may make a minute after its burst, per route (0: limits off)",
+        lambda: [((("route", k),), v.per_minute if on else 0.0) for k, v in rates.items()],
+    )
+    r.gauge(
+        "dixit_rate_limit_clients",
+        "Client addresses with a bucket, per route",
+        lambda: [((("route", k),), float(limiter.clients(k))) for k in rates],
+    )

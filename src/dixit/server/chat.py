@@ -31,6 +31,7 @@ from dixit.pubsub import Subscription
 
 from .cards import UnknownDeck
 from .connection import Connection
+from .limits import Bucket
 
 if TYPE_CHECKING:
     from .room import Room
@@ -47,23 +48,6 @@ _REMEMBERED_IDS = 200  # command ids kept to acknowledge a resend without saying
 
 _SPACES = re.compile(r"\s+")
 _NOT_ALNUM = re.compile(r"[^0-9a-z]")
-
-
-class Bucket:
-    """``burst`` at once, ``per_second`` sustained."""
-
-    def __init__(self, burst: int, per_second: float) -> None:
-        self.burst, self.per_second = float(burst), per_second
-        self.tokens, self.stamp = float(burst), time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.per_second)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
 
 
 def plain_text(text: str) -> str:

@@ -7,9 +7,15 @@ from pathlib import Path
 
 import dixit
 
+from .limits import RateLimits
+
 
 def default_client_dir() -> Path:
-    """``web/dist`` of the source checkout this package is installed from (editable install)."""
+    """The client an installed wheel carries (``dixit/server/client``, setup.py), or else
+    ``web/dist`` of the source checkout this package is installed from (editable install)."""
+    bundled = Path(__file__).resolve().parent / "client"
+    if bundled.is_dir():
+        return bundled
     return Path(dixit.__file__).resolve().parents[2] / "web" / "dist"
 
 
@@ -34,6 +40,10 @@ class ServerConfig:
     idle_unload_s: float = 120.0  # a room nobody has used this long leaves memory (not the store)
     finished_unload_s: float = 15.0  # the same for a room whose game is over
     limits: Limits = field(default_factory=Limits)
+    rate_limits: RateLimits = field(default_factory=RateLimits)
+    # Pages of these origins (``https://example.org``) may open room sockets besides the
+    # server's own; ``*`` any.
+    allowed_origins: tuple[str, ...] = ()
     # One process drives a room's timers and computer players at a time: it holds the lease
     # ``room:CODE`` in the event store for this long, renewing it every third of it. A holder
     # that dies is replaced within about this time.

@@ -8,12 +8,12 @@ dropped by the socket when its unsent bytes pass ``Limits.send_buffer_bytes``; i
 from __future__ import annotations
 
 import itertools
-import time
 from typing import Protocol
 
 from pydantic import BaseModel
 
 from .config import Limits
+from .limits import Bucket
 
 _ids = itertools.count(1)
 
@@ -30,10 +30,7 @@ class Wire(Protocol):
 
 class Connection:
     __slots__ = (
-        "_burst",
-        "_rate",
-        "_stamp",
-        "_tokens",
+        "_bucket",
         "all_rounds",
         "closed",
         "events",
@@ -53,10 +50,7 @@ class Connection:
         self.events = False  # the socket asked for redacted events besides views (hello)
         self.all_rounds = True  # its views carry every revealed round, not only the latest
         self.closed = False
-        self._rate = limits.messages_per_second
-        self._burst = float(limits.message_burst)
-        self._tokens = self._burst
-        self._stamp = time.monotonic()
+        self._bucket = Bucket(limits.message_burst, limits.messages_per_second)
 
     def send(self, message: BaseModel | str) -> None:
         """Send a message, in order (a socket that is gone ignores it)."""
@@ -73,11 +67,5 @@ class Connection:
             self.wire.close()
 
     def allow(self) -> bool:
-        """Token bucket: ``message_burst`` at once, ``messages_per_second`` sustained."""
-        now = time.monotonic()
-        self._tokens = min(self._burst, self._tokens + (now - self._stamp) * self._rate)
-        self._stamp = now
-        if self._tokens >= 1:
-            self._tokens -= 1
-            return True
-        return False
+        """``message_burst`` at once, ``messages_per_second`` sustained."""
+        return self._bucket.take()

@@ -32,7 +32,7 @@ UPLOAD_PATH = "/api/decks"  # multipart deck uploads have their own limit
 _HTTP_CODES = {404: ErrorCode.REQUEST_NOT_FOUND, 405: ErrorCode.METHOD_NOT_ALLOWED}
 # The statuses a lobby route may answer with an ApiError (for the OpenAPI description).
 ERRORS: dict[int | str, dict[str, Any]] = {
-    status: {"model": ApiError} for status in (400, 403, 404, 409, 413, 422, 503)
+    status: {"model": ApiError} for status in (400, 403, 404, 409, 413, 422, 429, 503)
 }
 
 

@@ -25,7 +25,7 @@ import socket
 import struct
 import time
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, cast
 from urllib.parse import unquote
@@ -40,6 +40,7 @@ from dixit.ops.observe import ServerMetrics
 from .config import Limits
 from .handoff import Handoff
 from .hub import Hub
+from .security import Refusal
 
 log = logging.getLogger("dixit.server")
 
@@ -77,6 +78,11 @@ class SocketServices:
     hub: Hub
     metrics: ServerMetrics
     handler: Callable[[RoomSocket, Hub, str], Any]  # a coroutine function: runs one socket
+    # Before answering 101: the client's address, and None or the refusal to answer with.
+    admit: Callable[[str | None, Mapping[str, list[str]]], tuple[str, Refusal | None]] = (
+        lambda peer, headers: (peer or "unknown", None)
+    )
+    hello_wait: Callable[[str], float] = lambda client: 0.0  # 0, or seconds: over the limit
 
 
 def socket_room(path: str) -> str | None:
@@ -260,6 +266,7 @@ class RoomSocket(asyncio.Protocol):
         "_told",
         "_waiter",
         "_writing_paused",
+        "client",
         "config",
         "max_buffer",
         "max_size",
@@ -300,6 +307,7 @@ class RoomSocket(asyncio.Protocol):
         self._ping_payload = b""
         self._heard = self._told = False  # frames came in / went out since the last look
         self._arrived = 0.0  # when the command now being handled arrived (for /metrics)
+        self.client = ""  # its address, as rate limits key it
         self.max_size: int = config.ws_max_size
         limits: Limits = self.services.hub.services.config.limits
         self.max_buffer = limits.send_buffer_bytes
@@ -400,6 +408,8 @@ class RoomSocket(asyncio.Protocol):
             self._reject(400, "Bad Request")
         elif code is None:
             self._reject(404, "Not Found")
+        elif pass_on and (refusal := self._admission(headers)) is not None:
+            self._reject(*refusal)
         elif (
             pass_on
             and self.handoff is not None
@@ -424,6 +434,19 @@ class RoomSocket(asyncio.Protocol):
             self.services.metrics.sockets += 1
             self.sockets.add(self)
             self._run(code)
+
+    def _admission(self, headers: Mapping[str, list[str]]) -> Refusal | None:
+        """Checked once per connection, by the process that accepted it first."""
+        assert self.transport is not None
+        peer = self.transport.get_extra_info("peername")
+        self.client, refusal = self.services.admit(
+            peer[0] if isinstance(peer, tuple) else None, headers
+        )
+        return refusal
+
+    def hello_wait(self) -> float:
+        """0 while this client may say hello again, else the seconds until it may."""
+        return self.services.hello_wait(self.client)
 
     def _pass_on(self, code: str, raw: bytes) -> bool:
         """Give the connection to the worker that owns room ``code`` (:mod:`.handoff`): it

@@ -401,6 +401,7 @@ def worker_main(spec: _Spec) -> None:
             ws_per_message_deflate=spec.options.ws_compression,
             ws_ping_interval=20,
             ws_ping_timeout=30,
+            proxy_headers=False,  # the client's address is read by our rate limits only
         )
     )
     server.handoff, server.socket_class = handoff, socket_class

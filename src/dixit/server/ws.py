@@ -61,6 +61,10 @@ async def _await_hello(ws: RoomSocket, conn: Connection, room: Room, timeout: fl
                     )
                 )
                 continue
+            wait = ws.hello_wait()
+            if wait:  # too many hellos from this address: it may reconnect later
+                conn.send(error_json(None, Code.RATE, f"too many hellos; wait {wait:.0f} s"))
+                return False
             who = await room.admit(msg.token)
             if who is None:
                 conn.send(m.Closed(code=Code.BAD_TOKEN, message="this token opens no seat here"))
