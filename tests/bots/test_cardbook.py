@@ -9,6 +9,7 @@ import pytest
 
 from dixit.bots import LANGS, CardBook, make_bot
 from dixit.bots.cardbook import FULL, SEEN, Reading
+from dixit.bots.levels import PANEL_RATING, SKILLS
 from dixit.bots.players import ReadingBot, said_key
 from dixit.bots.text import forms, stem
 
@@ -192,3 +193,13 @@ def test_cached_fits_never_mix_readings_or_outlive_learning(book: CardBook) -> N
     before = book.fit("nuvola", cards)
     book.learn("deck-cat", "nuvola", "it")
     assert book.fit("nuvola", cards)[1] > before[1]
+
+
+def test_better_storytellers_lean_towards_the_kinds_people_rate_higher() -> None:
+    """The panel rated sayings best and plain things worst; strong leans more than medium."""
+    by_rating = sorted(PANEL_RATING, key=PANEL_RATING.__getitem__, reverse=True)
+    assert by_rating[0] == "saying" and by_rating[-1] == "thing"
+    strong, medium, easy = (SKILLS[level].kind_taste for level in ("strong", "medium", "easy"))
+    assert sorted(strong, key=strong.__getitem__, reverse=True) == by_rating
+    assert strong["thing"] < medium["thing"] < 0 < medium["saying"] < strong["saying"]
+    assert not easy

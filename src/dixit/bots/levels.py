@@ -14,6 +14,17 @@ LEVELS = ("random", "easy", "medium", "strong")
 
 MEDIUM_READING = Reading(FULL.weights, semantic=0.5)
 
+# Mean rating of each kind of clue by the picture-only panel, rounds 1 and 2 (320 rounds,
+# docs/clue-panel/): sayings and titles that hang on a detail rate best, plain things worst.
+PANEL_RATING = {"saying": 3.80, "idea": 3.65, "feeling": 3.53, "situation": 3.34, "thing": 2.67}
+PANEL_MEAN = 3.4
+
+
+def kind_taste(weight: float) -> dict[str, float]:
+    """Leaning towards the kinds of clue people rated higher: ``weight`` per point of rating."""
+    return {kind: round(weight * (rating - PANEL_MEAN), 4) for kind, rating in PANEL_RATING.items()}
+
+
 SKILLS: dict[str, Skill] = {
     "easy": Skill(LITERAL, vote_noise=0.35, decoy_noise=0.5, tell_cards=1, tell_clues=3, tables=0),
     "medium": Skill(
@@ -24,7 +35,7 @@ SKILLS: dict[str, Skill] = {
         tell_clues=6,
         tables=8,
         model_noise=0.15,
-        literal_cost=0.02,
+        kind_taste=kind_taste(0.05),
     ),
     "strong": Skill(
         FULL,
@@ -36,7 +47,7 @@ SKILLS: dict[str, Skill] = {
         model_noise=0.05,
         adapts=True,
         taste=0.1,
-        literal_cost=0.05,
+        kind_taste=kind_taste(0.1),
     ),
 }
 

@@ -10,8 +10,9 @@ other player brings the card of a random hand that best fits the clue, and each 
 by a noisy reading of *what the pictures show* (:data:`~dixit.bots.cardbook.SEEN`: not the
 bank, not the themes: what a person at the table has to go on). It keeps the clue whose chance
 that some but not all find the card is highest, minus a cost for a clue that mostly describes
-the picture (and, for better storytellers, for a plain "thing" clue), with a nudge towards a
-kind of clue it has not just used and a little chance among near-best ones. Nothing hidden is
+the picture, plus the level's leaning towards the kinds of clue people rate higher (a better
+storyteller prefers a saying or an idea to a plain "thing"), with a nudge towards a kind of
+clue it has not just used and a little chance among near-best ones. Nothing hidden is
 read: only the view and the book.
 """
 
@@ -20,8 +21,9 @@ from __future__ import annotations
 import math
 import random
 import re
+from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
@@ -118,7 +120,7 @@ class Skill:
     model_noise: float = 0.12  # how noisily it expects the others to read
     adapts: bool = False  # reads the other players' past votes to judge how well they read
     predicts_with: Reading = SEEN  # how it expects the others to read (what the pictures show)
-    literal_cost: float = 0.0  # against a plain "thing" clue: a better storyteller says it sideways
+    kind_taste: Mapping[str, float] = field(default_factory=dict)  # leaning per kind of clue
     taste: float = 0.0  # spread of its own lasting leaning towards each card when it votes
 
 
@@ -277,7 +279,7 @@ class ReadingBot:
                 self.success(card, c.clue, pool, trust, per_player, seed)
                 - STYLE_REPEAT * used.count(c.kind)
                 - PLAINNESS * max(0.0, c.plain - 0.5)
-                - skill.literal_cost * (c.kind == "thing")
+                + skill.kind_taste.get(c.kind, 0.0)
                 + VARIETY * self.rng.random(),
                 self.rng.random(),
                 card,
