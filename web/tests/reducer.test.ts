@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RoundResult, ServerMessage } from "../src/protocol";
-import { initialState, isPending, shownView, wantedSettings, lastVersion, reduce, revealedRound, roundPoints, seatName, turn, type Action, type ClientState } from "../src/state/reducer";
+import { initialState, isPending, shownView, wantedSettings, lastVersion, reduce, revealedRound, discardPile, roundPoints, seatName, turn, type Action, type ClientState } from "../src/state/reducer";
 import { game, room, view, welcome, you } from "./fixtures";
 
 const run = (actions: Action[], from: ClientState = initialState) => actions.reduce(reduce, from);
@@ -147,6 +147,18 @@ describe("selectors", () => {
     expect(revealedRound(view({ round: 2, phase: "submit", rounds: [result] }), 1)).toBeNull();
     expect(revealedRound(view({ round: 2, phase: "vote", rounds: [result] }))).toBeNull();
     expect(revealedRound(view({ round: 1, phase: "over", rounds: [result] }))?.round).toBe(1);
+  });
+
+  it("keeps a player's reveal until they close it, whatever phase the game reached", () => {
+    expect(revealedRound(view({ round: 2, phase: "vote", rounds: [result] }), 0)?.round).toBe(1);
+    expect(revealedRound(view({ round: 2, phase: "vote", rounds: [result] }), 1)).toBeNull();
+    expect(revealedRound(view({ round: 3, phase: "clue", rounds: [result] }), 0)).toBeNull();
+  });
+
+  it("finds the discard pile in the latest tables", () => {
+    const second: RoundResult = { ...result, round: 2, table: ["d", "e", "f"] };
+    expect(discardPile({ rounds: [result, second], discard_count: 4 })).toEqual(["d", "e", "f", "b"]);
+    expect(discardPile({ rounds: [result, second], discard_count: 0 })).toEqual([]);
   });
 
   it("sums points per player with reasons", () => {

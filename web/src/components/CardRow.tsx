@@ -34,7 +34,9 @@ function onCardKey(e: JSX.TargetedKeyboardEvent<HTMLButtonElement>, onZoom: () =
   if (!["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"].includes(key)) return;
   const row = e.currentTarget.closest(".card-row");
   if (!row) return;
-  const buttons = Array.from(row.querySelectorAll<HTMLButtonElement>(".card-face"));
+  // A card that cannot be chosen now (one's own in the vote) is a disabled button, which cannot
+  // take the focus: the keys step over it to the next card that can.
+  const buttons = Array.from(row.querySelectorAll<HTMLButtonElement>(".card-face")).filter((b) => !b.disabled || b === e.currentTarget);
   const i = buttons.indexOf(e.currentTarget);
   let j = i;
   if (key === "ArrowLeft" || key === "ArrowUp") j = Math.max(0, i - 1);

@@ -12,7 +12,7 @@ export function Players({ view, room, gained }: { view: GameView; room: RoomStat
         const seat = room.seats.find((s) => s.id === id);
         const waiting = view.waiting_for.includes(id);
         const acted = view.acted.includes(id);
-        const teller = view.storyteller === id;
+        const teller = view.storyteller === id && view.phase !== "over"; // no one tells once the game is over
         const plus = gained?.get(id);
         return (
           <li key={id} class={`player${waiting ? " is-waiting" : ""}${teller ? " is-teller" : ""}${id === view.viewer ? " is-me" : ""}${seat && !seat.connected && !seat.is_bot ? " is-offline" : ""}`} data-testid="player" data-player={id} data-waiting={waiting ? "1" : "0"}>

@@ -88,13 +88,14 @@ export class RoomSocket {
     this.ws = ws;
     ws.onopen = () => {
       const since = this.since();
-      // Only the latest reveal is shown (revealedRound), so views carry only the latest round.
+      // Every revealed round: the round history shows them all, and the 2021 discard pile is
+      // their tables (discardPile).
       const hello: Extract<ClientMessage, { type: "hello" }> = {
         type: "hello",
         v: PROTOCOL_VERSION,
         token: this.token,
         since,
-        rounds: "last",
+        rounds: "all",
       };
       ws.send(JSON.stringify(hello));
     };

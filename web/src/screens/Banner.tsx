@@ -1,3 +1,4 @@
+import { useEffect, useState } from "preact/hooks";
 import { TimerRing } from "../components/TimerRing";
 import { useI18n } from "../i18n/context";
 import type { T } from "../i18n";
@@ -23,26 +24,42 @@ export function turnText(t: T, tn: Turn, room: RoomState): string {
   }
 }
 
-/** Whose turn it is, the round, the piles and (while cards are chosen) the clue: sticky on top,
- * so the clue stays in sight while scrolling through the cards. With `clueSlot`, while the clue
- * is still being thought of, its line is held by a quiet "…": the banner keeps one height through
- * the round, so the cards below it do not jump when the clue arrives. */
-export function Banner({ view, room, clue, teller, clueSlot }: { view: GameView; room: RoomState; clue?: string | null; teller?: string; clueSlot?: boolean }) {
+/** Whose turn it is, the round, the piles and (while cards are chosen) the clue with its
+ * storyteller: sticky on top, so the clue stays in sight while scrolling through the cards. The
+ * clue takes one line, the storyteller's name always whole; a tap shows the whole clue, wrapped,
+ * until the next tap. With `clueSlot`, while the clue is still being thought of, its line is held
+ * by a quiet "…": the banner keeps one height through the round, so the cards below it do not
+ * jump when the clue arrives. `onHistory` and `onDiscard` open the past rounds and the 2021
+ * discard pile. */
+export function Banner({ view, room, clue, teller, clueSlot, onHistory, onDiscard }: { view: GameView; room: RoomState; clue?: string | null; teller?: string; clueSlot?: boolean; onHistory?: () => void; onDiscard?: () => void }) {
   const { t } = useI18n();
+  const [open, setOpen] = useState(false);
+  useEffect(() => setOpen(false), [view.round]);
   const tn = turn(view);
   const mine = isMine(tn);
   const d = room.deadline;
+  const discard = t("game.discard", { n: view.discard_count });
   return (
-    <div id="banner" tabIndex={-1} class={`banner${mine ? " banner--mine" : ""}`} role="status" aria-live="polite" data-testid="banner" data-turn={tn.kind} data-phase={view.phase}>
+    <div id="banner" tabIndex={-1} class={`banner${mine ? " banner--mine" : ""}${open ? " is-open" : ""}`} role="status" aria-live="polite" data-testid="banner" data-turn={tn.kind} data-phase={view.phase}>
       <div class="banner-meta">
         <span>{t("game.round", { n: view.round })}</span>
         <span>{t("game.pile", { n: view.pile_count })}</span>
-        {view.rules.reshuffle_discards ? <span data-testid="discard">{t("game.discard", { n: view.discard_count })}</span> : null}
+        {view.rules.reshuffle_discards ? (
+          onDiscard && view.discard_count > 0
+            ? <button type="button" class="banner-link" onClick={onDiscard} data-testid="discard">{discard}</button>
+            : <span data-testid="discard">{discard}</span>
+        ) : null}
+        {onHistory && view.rounds.length > 0 ? <button type="button" class="banner-link" onClick={onHistory} data-testid="open-history">{t("history.open")}</button> : null}
       </div>
       <div class="banner-body">
         <p class="banner-text">{turnText(t, tn, room)}</p>
-        {clue ? <p class="banner-clue" data-testid="banner-clue"><q>{clue}</q>{teller ? <span> — {teller}</span> : null}</p> : null}
-        {!clue && clueSlot ? <p class="banner-clue banner-clue--slot" aria-hidden="true"><q>…</q>{teller ? <span> — {teller}</span> : null}</p> : null}
+        {clue ? (
+          <button type="button" class="banner-clue" aria-expanded={open ? "true" : "false"} onClick={() => setOpen((o) => !o)} data-testid="banner-clue" title={open ? undefined : t("game.wholeClue")}>
+            {teller ? <span class="banner-teller">{teller}:</span> : null}
+            <q>{clue}</q>
+          </button>
+        ) : null}
+        {!clue && clueSlot ? <p class="banner-clue banner-clue--slot" aria-hidden="true">{teller ? <span class="banner-teller">{teller}:</span> : null}<q>…</q></p> : null}
       </div>
       {d && d.phase === view.phase ? <TimerRing deadline={d.at} total={d.seconds} t={t} /> : null}
     </div>

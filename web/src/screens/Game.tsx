@@ -6,10 +6,11 @@ import { Zoom } from "../components/Zoom";
 import { useCardAlt } from "../net/cardText";
 import { rabbitHex } from "../components/colors";
 import { useI18n } from "../i18n/context";
-import { isPending, revealedRound, roundPoints, seatName, shownView, type ClientState } from "../state/reducer";
+import { discardPile, isPending, revealedRound, roundPoints, seatName, shownView, type ClientState } from "../state/reducer";
 import { reducedMotion, useTurnMoment } from "../state/turnMoment";
 import { Banner, ClueBubble } from "./Banner";
 import { GameOver } from "./GameOver";
+import { History } from "./History";
 import { HostControls } from "./HostControls";
 import { Reveal, cardAlt } from "./Reveal";
 import type { Send } from "../net/socket";
@@ -27,6 +28,17 @@ function usePileReshuffle(view: { pile_count: number; round: number }): number |
 }
 import { Chat } from "../components/Chat";
 import { ReactionsShown } from "../components/Reactions";
+
+/** The last round whose reveal this player closed, in this game: kept in the browser, so a page
+ * opened again does not show a reveal already read. */
+function useClosedReveal(code: string, game: number): [number, (round: number) => void] {
+  const key = `dixit.revealClosed.${code}.${game}`;
+  const [closed, setClosed] = useState(() => Number(localStorage.getItem(key) ?? 0) || 0);
+  return [closed, (round: number) => {
+    setClosed(round);
+    try { localStorage.setItem(key, String(round)); } catch { /* private mode: this page only */ }
+  }];
+}
 
 export function Game({ state, send }: { state: ClientState; send: Send }) {
   const { t } = useI18n();
@@ -87,8 +99,9 @@ export function Game({ state, send }: { state: ClientState; send: Send }) {
     });
   }
   const voting = legal.vote.length > 0;
-  const [dismissed, setDismissed] = useState(0);
-  /** The reveal is read (Continue, or it closed by itself): the server may start the next turn. */
+  const [dismissed, setDismissed] = useClosedReveal(room.code, room.game_number);
+  const [history, setHistory] = useState(false);
+  /** The reveal is read (Continue): the server may start the next turn. */
   function closeReveal(round: number) {
     setDismissed(round);
     // The next turn comes in the reveal's place, at the top: go there (a scroll, not a jump).
@@ -131,7 +144,7 @@ export function Game({ state, send }: { state: ClientState; send: Send }) {
   } else if (phase === "submit" && legal.submit.length > 0) {
     action = (
       <div class="actionbar">
-        {need > 1 ? <span class="muted">{t("game.selectedCount", { n: selected.length, total: need })}</span> : null}
+        {need > 1 ? <span class="muted">{t("game.selectedCount", { count: selected.length, total: need })}</span> : null}
         <button class="btn btn-primary" onClick={act} disabled={selected.length !== need || pending} data-testid="submit">
           {selected.length === 0 ? t("game.chooseCard") : need > 1 ? t("game.submitTwo") : t("game.submit")}
         </button>
@@ -164,7 +177,9 @@ export function Game({ state, send }: { state: ClientState; send: Send }) {
   // the reveal and the game over take the top.
   return (
     <main class={`game phase-${phase}${action ? " has-action" : ""}${revealing ? " is-revealing" : ""}`} data-testid="game" data-phase={phase} data-round={view.round}>
-      <Banner view={view} room={room} clue={phase === "submit" || phase === "vote" ? view.clue : null} teller={teller} clueSlot={phase === "clue"} />
+      <h1 class="sr-only">{t("game.title", { code: room.code })}</h1>
+      <Banner view={view} room={room} clue={phase === "submit" || phase === "vote" ? view.clue : null} teller={teller} clueSlot={phase === "clue"}
+        onHistory={() => setHistory(true)} onDiscard={() => setZoom({ cards: discardPile(view).map((id, i) => ({ id, alt: alt(id, t("game.discardCard", { n: i + 1 })) })), index: 0 })} />
       <div class="game-grid">
         <div class="game-main">
           {phase === "over" ? <GameOver view={view} room={room} isHost={Boolean(state.you?.is_host)} send={send} /> : null}
@@ -184,18 +199,19 @@ export function Game({ state, send }: { state: ClientState; send: Send }) {
             </div>
           ) : null}
           {submittedNote ? <p class="note" data-testid="submitted">{t("game.submitted")}</p> : null}
-          {pile ? <p class="note note--pile" role="status" data-testid="reshuffled">{t("game.reshuffled", { n: pile })}</p> : null}
+          {pile ? <p class="note note--pile" role="status" data-testid="reshuffled">{t("game.reshuffled", { count: pile })}</p> : null}
           {showHand && phase === "vote" ? handSection(true) : null}
           {action}
         </div>
         <aside class="game-side">
           <Players view={view} room={room} gained={gained} />
-          <ScoreTrack players={trackPlayers} label={t("game.scores")} target={view.rules.end_at_score} lapLabel={(n) => t("track.lap", { n })} scoreLabel={(name, n, lap) => t(lap > 1 ? "track.scoreLap" : "track.score", { name, n, lap })} />
+          <ScoreTrack players={trackPlayers} label={t("game.scores")} target={view.rules.end_at_score} lapLabel={(n) => t("track.lap", { n })} scoreLabel={(name, n, lap) => t(lap > 1 ? "track.scoreLap" : "track.score", { name, count: n, lap })} />
           {state.you?.is_host && phase !== "over" ? <HostControls view={view} room={room} send={send} /> : null}
           <Chat state={state} send={send} />
         </aside>
       </div>
       <ReactionsShown state={state} />
+      {history ? <History rounds={view.rounds} room={room} onZoom={(cards, index) => setZoom({ cards, index })} onClose={() => setHistory(false)} /> : null}
       {zoom ? <Zoom cards={zoom.cards.map((c) => ({ ...c, selected: selected.includes(c.id) }))} start={zoom.index} onClose={() => setZoom(null)} onSelect={zoom.select} t={t} /> : null}
     </main>
   );

@@ -13,21 +13,11 @@ export function cardAlt(t: T, index: number): string {
   return t("game.cardAlt", { n: index + 1 });
 }
 
-/** How long the reveal stays before the game moves on by itself. */
-export const REVEAL_MS = 30_000;
-
-export function Reveal({ result, room, onZoom, onClose }: { result: RoundResult; room: RoomState; onZoom: (cards: RowCard[], i: number) => void; onClose?: () => void }) {
+/** A revealed round: the clue, the outcome, the table with whose card each was and who voted
+ * for it, and each player's points with the reasons. The reveal shows the latest round with it;
+ * the round history shows every past one. */
+export function RoundBody({ result, room, onZoom }: { result: RoundResult; room: RoomState; onZoom: (cards: RowCard[], i: number) => void }) {
   const { t } = useI18n();
-  const close = useRef(onClose);
-  close.current = onClose;
-  const closeRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (!onClose) return undefined;
-    const id = setTimeout(() => close.current?.(), REVEAL_MS);
-    const lost = document.activeElement === document.body || document.activeElement?.id === "banner";
-    if (lost) closeRef.current?.focus({ preventScroll: true });
-    return () => clearTimeout(id);
-  }, [result.round, Boolean(onClose)]);
   const alt = useCardAlt(result.table);
   const points = roundPoints(result);
   const owner = new Map(result.owners.map((o) => [o.card, o.player]));
@@ -55,8 +45,7 @@ export function Reveal({ result, room, onZoom, onClose }: { result: RoundResult;
     };
   });
   return (
-    <section class="panel reveal" data-testid="reveal" aria-labelledby="reveal-title">
-      <h2 id="reveal-title">{t("reveal.title")} · {t("game.round", { n: result.round })}</h2>
+    <>
       <ClueBubble clue={result.clue} teller={seatName(room, result.storyteller)} />
       <p class="outcome">{t(`reveal.outcome.${result.outcome}`)}</p>
       <CardRow cards={cards} label={t("game.table")} kind="table" onZoom={(i) => onZoom(cards, i)} t={t} />
@@ -76,9 +65,26 @@ export function Reveal({ result, room, onZoom, onClose }: { result: RoundResult;
           );
         })}
       </ul>
+    </>
+  );
+}
+
+/** The latest round revealed. It stays until the player closes it (`onClose`); the server holds
+ * the next turn a bounded while for it, then goes on, and the reveal is still there to read. */
+export function Reveal({ result, room, onZoom, onClose }: { result: RoundResult; room: RoomState; onZoom: (cards: RowCard[], i: number) => void; onClose?: () => void }) {
+  const { t } = useI18n();
+  const closeRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!onClose) return;
+    const lost = document.activeElement === document.body || document.activeElement?.id === "banner";
+    if (lost) closeRef.current?.focus({ preventScroll: true });
+  }, [result.round, Boolean(onClose)]);
+  return (
+    <section class="panel reveal" data-testid="reveal" aria-labelledby="reveal-title">
+      <h2 id="reveal-title">{t("reveal.title")} · {t("game.round", { n: result.round })}</h2>
+      <RoundBody result={result} room={room} onZoom={onZoom} />
       {onClose ? (
         <div class="reveal-next">
-          <span class="reveal-clock" aria-hidden="true" style={{ animationDuration: `${REVEAL_MS}ms` }} />
           <button class="btn btn-primary reveal-close" ref={closeRef} onClick={onClose} data-testid="reveal-close">{t("reveal.continue")}</button>
         </div>
       ) : null}

@@ -8,9 +8,10 @@ import { rabbitHex } from "../components/colors";
 import { useI18n } from "../i18n/context";
 import { useCardAlt } from "../net/cardText";
 import type { ClientState } from "../state/reducer";
-import { revealedRound, roundPoints, seatName, shownView } from "../state/reducer";
-import { Banner, ClueBubble, names } from "./Banner";
-import { endReason } from "./GameOver";
+import { discardPile, revealedRound, roundPoints, seatName, shownView, turn } from "../state/reducer";
+import { Banner, ClueBubble, turnText } from "./Banner";
+import { History } from "./History";
+import { endReason, winnersLine } from "./GameOver";
 import { Reveal } from "./Reveal";
 import { joinUrl } from "./Lobby";
 import { Chat } from "../components/Chat";
@@ -22,6 +23,7 @@ export function Tv({ state }: { state: ClientState }) {
   const view = shownView(state)!;
   const room = state.room!;
   const [zoom, setZoom] = useState<{ cards: RowCard[]; index: number } | null>(null);
+  const [history, setHistory] = useState(false);
   const reveal = revealedRound(view);
   const alt = useCardAlt(view.table);
   const tableCards: RowCard[] = view.table.map((id, i) => ({ id, alt: alt(id, t("game.tableCard", { n: i + 1 })), number: i + 1 }));
@@ -29,14 +31,20 @@ export function Tv({ state }: { state: ClientState }) {
   const gained = reveal ? new Map([...roundPoints(reveal)].map(([p, e]) => [p, e.total])) : undefined;
   return (
     <main class="tv" data-testid="tv">
-      <Banner view={view} room={room} />
+      <h1 class="sr-only">{t("tv.title", { code: room.code })}</h1>
+      <Banner view={view} room={room} onHistory={() => setHistory(true)} onDiscard={() => setZoom({ cards: discardPile(view).map((id, i) => ({ id, alt: t("game.discardCard", { n: i + 1 }) })), index: 0 })} />
       <div class="tv-grid">
         <div class="tv-main">
           {view.phase === "over" ? (
             <section class="panel over" data-testid="game-over">
               <h2>{t("over.title")}</h2>
-              {view.winners.length > 0 ? <p class="winners">🏆 {t(view.winners.length > 1 ? "over.winners" : "over.winner", { names: names(room, view.winners) })}</p> : null}
-              <p class="end-reason" data-testid="end-reason">{endReason(t, view)}</p>
+              {view.winners.length > 0 ? <p class="winners">🏆 {winnersLine(t, room, view.winners)}</p> : null}
+              <p class="end-reason" data-testid="end-reason">{endReason(t, view, room)}</p>
+            </section>
+          ) : null}
+          {view.phase === "clue" && !reveal ? (
+            <section class="panel tv-think" data-testid="tv-think">
+              <p>✎ {turnText(t, turn(view), room)}</p>
             </section>
           ) : null}
           {reveal ? <Reveal result={reveal} room={room} onZoom={(cards, index) => setZoom({ cards, index })} /> : null}
@@ -47,18 +55,20 @@ export function Tv({ state }: { state: ClientState }) {
           {view.phase === "vote" ? <CardRow cards={tableCards} label={t("game.table")} kind="table" onZoom={(i) => setZoom({ cards: tableCards, index: i })} t={t} /> : null}
         </div>
         <aside class="tv-side">
-          <ScoreTrack players={trackPlayers} label={t("game.scores")} target={view.rules.end_at_score} lapLabel={(n) => t("track.lap", { n })} scoreLabel={(name, n, lap) => t(lap > 1 ? "track.scoreLap" : "track.score", { name, n, lap })} />
+          <ScoreTrack players={trackPlayers} label={t("game.scores")} target={view.rules.end_at_score} lapLabel={(n) => t("track.lap", { n })} scoreLabel={(name, n, lap) => t(lap > 1 ? "track.scoreLap" : "track.score", { name, count: n, lap })} />
           <Players view={view} room={room} gained={gained} />
           <div class="tv-foot">
-            <div class="tv-join">
+            <div class="tv-join" data-testid="tv-join">
               <QrCode text={joinUrl(room.code)} label={t("lobby.qr")} />
-              <span>{t("tv.join", { url: joinUrl(room.code) })}</span>
+              <span class="tv-code" data-testid="tv-code">{room.code}</span>
+              <span class="tv-url">{t("tv.join", { url: joinUrl(room.code) })}</span>
             </div>
             <Chat state={state} tv />
           </div>
         </aside>
       </div>
       <ReactionsShown state={state} big />
+      {history ? <History rounds={view.rounds} room={room} onZoom={(cards, index) => setZoom({ cards, index })} onClose={() => setHistory(false)} /> : null}
       {zoom ? <Zoom cards={zoom.cards} start={zoom.index} onClose={() => setZoom(null)} t={t} /> : null}
     </main>
   );

@@ -202,16 +202,29 @@ export function turn(view: GameView | null): Turn {
 }
 
 /**
- * The round to show as revealed: the last scored round, from its reveal until the player moves
- * on (`dismissed`: the last round they closed) or the next table is laid; always at game over.
+ * The round to show as revealed: the last scored round, always at game over. For a player
+ * (`dismissed`: the last round they closed) it stays until they close it, whatever the game
+ * does meanwhile; for a spectator (`dismissed` null) until the next table is laid.
  */
-export function revealedRound(view: GameView | null, dismissed = 0) {
+export function revealedRound(view: GameView | null, dismissed: number | null = null) {
   if (!view || view.rounds.length === 0) return null;
   const last = view.rounds[view.rounds.length - 1]!;
   if (view.phase === "over") return last;
-  const between = view.phase === "clue" || view.phase === "submit";
-  if (between && last.round === view.round - 1 && last.round > dismissed) return last;
-  return null;
+  if (last.round !== view.round - 1) return null;
+  if (dismissed !== null) return last.round > dismissed ? last : null;
+  return view.phase === "clue" || view.phase === "submit" ? last : null;
+}
+
+/**
+ * The cards in the 2021 discard pile, newest first. The pile is the tables of the latest rounds
+ * (a reshuffle empties it), so they are the last `discard_count` revealed table cards.
+ */
+export function discardPile(view: Pick<GameView, "rounds" | "discard_count">): string[] {
+  const out: string[] = [];
+  for (const r of [...view.rounds].reverse()) {
+    for (const c of r.table) if (out.length < view.discard_count) out.push(c);
+  }
+  return out;
 }
 
 /** Points each player got in a round, with the reasons, in the order awarded. */
