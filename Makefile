@@ -11,7 +11,7 @@ CHROMIUM := /usr/bin/chromium
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install web web-build chromium haproxy lint typecheck test-py test-web bench clean
+.PHONY: run test install web web-build chromium haproxy lint typecheck test-py test-web bench dist clean
 
 # `make run` installs only what the game needs; `make test` adds the dev and research extras.
 $(RUN_STAMP): pyproject.toml
@@ -48,8 +48,8 @@ run: $(RUN_STAMP) web-build
 	$(BIN)/dixit serve --host $(HOST) --port $(PORT)
 
 lint: install web
-	$(BIN)/ruff check src tests bench examples
-	$(BIN)/ruff format --check src tests bench examples
+	$(BIN)/ruff check src tests bench examples setup.py
+	$(BIN)/ruff format --check src tests bench examples setup.py
 	$(BIN)/lint-imports
 	cd web && npm run --silent lint
 
@@ -59,6 +59,8 @@ typecheck: install
 test-web: web
 	cd web && npm test --silent
 
+# tests/packaging builds the wheel (as `make dist` does), installs it into a fresh virtual
+# environment from the package index and serves the game from it.
 test-py: install web-build chromium haproxy
 	$(BIN)/pytest
 
@@ -67,5 +69,10 @@ test: lint typecheck test-web test-py
 bench: install
 	$(BIN)/python bench/engine.py
 
+# dist/: the sdist and the wheel, both carrying the built web client (setup.py).
+dist: install web-build
+	rm -rf dist
+	$(BIN)/python -m build --outdir dist .
+
 clean:
-	rm -rf $(VENV) web/node_modules web/dist .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) web/node_modules web/dist dist build .pytest_cache .mypy_cache .ruff_cache
