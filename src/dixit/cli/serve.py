@@ -36,7 +36,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "(default: $DIXIT_DATA_DIR or ~/.local/share/dixit)",
     )
     parser.add_argument(
-        "--client-dir", type=Path, default=None, help="built web client (default: web/dist)"
+        "--client-dir",
+        type=Path,
+        default=None,
+        help="built web client (default: the one an installed wheel carries, else web/dist "
+        "of the checkout)",
     )
     parser.add_argument(
         "--bot-delay",
