@@ -45,6 +45,13 @@ describe("language files", () => {
     });
   }
 
+  it("French puts a no-break space before : and a narrow one before ; ! ?", () => {
+    const fr = load("fr");
+    const loose = Object.entries(fr).filter(([, v]) => / [:;!?]/.test(v) || /\u00a0[;!?]|\u202f:/.test(v));
+    expect(loose).toEqual([]);
+    expect(fr["turn.yourVote"]).toMatch(/\u202f\?/);
+  });
+
   it("Polish needs four plural forms, the other languages two", () => {
     expect(pluralCategories("pl")).toEqual(["one", "few", "many", "other"]);
     for (const lang of ["en", "it", "es", "pt", "fr"] as const) expect(pluralCategories(lang)).toEqual(["one", "other"]);
