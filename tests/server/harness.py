@@ -117,10 +117,15 @@ class ServerProcess:
             self.proc = None
 
 
-def http(base: str, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+def http(
+    base: str, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+) -> tuple[int, Any]:
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(
-        base + path, data=data, method=method, headers={"Content-Type": "application/json"}
+        base + path,
+        data=data,
+        method=method,
+        headers={"Content-Type": "application/json", **(headers or {})},
     )
     try:
         with urllib.request.urlopen(request, timeout=10) as answer:
@@ -133,6 +138,11 @@ def create_room(base: str, name: str = "Ann", **settings: Any) -> Message:
     status, ticket = http(base, "POST", "/api/rooms", {"name": name, "settings": settings})
     assert status == 200, ticket
     return dict(ticket)
+
+
+def seats(*tickets: Message) -> dict[str, str]:
+    """The header by which a browser says which seats it holds (uploaded decks are theirs)."""
+    return {"X-Dixit-Seats": ", ".join(f"{t['code']}:{t['token']}" for t in tickets)}
 
 
 def join_room(base: str, code: str, name: str) -> Message:

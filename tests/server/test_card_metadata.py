@@ -11,7 +11,7 @@ import urllib.request
 import uuid
 import zipfile
 
-from .harness import Client, ServerProcess, create_room, http, join_room
+from .harness import Client, ServerProcess, create_room, http, join_room, seats
 
 
 def test_default_deck_cards_have_alt_text(server: ServerProcess) -> None:
@@ -87,15 +87,17 @@ def import_deck(base: str, token: str, archive: bytes, name: str) -> str:
 
 
 def test_imported_deck_gives_its_captions_and_null_without(server: ServerProcess) -> None:
-    token = create_room(server.base, "Ann")["token"]
-    slug = import_deck(server.base, token, archive_with_one_caption(), "Captioned")
-    status, deck = http(server.base, "GET", f"/api/decks/{slug}/cards")
+    ticket = create_room(server.base, "Ann")
+    slug = import_deck(server.base, ticket["token"], archive_with_one_caption(), "Captioned")
+    status, deck = http(server.base, "GET", f"/api/decks/{slug}/cards", headers=seats(ticket))
     assert status == 200 and deck["slug"] == slug and len(deck["cards"]) == 3
     alts = sorted((c["alt"] or "") for c in deck["cards"])
     assert alts == ["", "", "A red door in the sea"]
     assert sum(c["alt"] is None for c in deck["cards"]) == 2
     listed = next(
-        d for d in http(server.base, "GET", "/api/decks")[1]["decks"] if d["slug"] == slug
+        d
+        for d in http(server.base, "GET", "/api/decks", headers=seats(ticket))[1]["decks"]
+        if d["slug"] == slug
     )
     assert listed["kind"] == "imported" and listed["described"] == 1 and not listed["default"]
     assert len(listed["preview"]) == 3
@@ -118,7 +120,7 @@ def test_deck_list_gives_kind_count_preview_and_one_default(server: ServerProces
 def test_host_captions_an_imported_deck(server: ServerProcess) -> None:
     host = create_room(server.base, "Ann")
     slug = import_deck(server.base, host["token"], archive_with_one_caption(), "To describe")
-    cards = http(server.base, "GET", f"/api/decks/{slug}/cards")[1]["cards"]
+    cards = http(server.base, "GET", f"/api/decks/{slug}/cards", headers=seats(host))[1]["cards"]
     bare = [c["id"] for c in cards if c["alt"] is None]
     status, info = http(
         server.base, "POST", f"/api/decks/{slug}/captions",
@@ -126,7 +128,8 @@ def test_host_captions_an_imported_deck(server: ServerProcess) -> None:
     )  # fmt: skip
     assert status == 200, info
     assert info["slug"] == slug and info["described"] == 3
-    after = {c["id"]: c for c in http(server.base, "GET", f"/api/decks/{slug}/cards")[1]["cards"]}
+    words = http(server.base, "GET", f"/api/decks/{slug}/cards", headers=seats(host))[1]
+    after = {c["id"]: c for c in words["cards"]}
     assert after[bare[0]]["alt"] == after[bare[0]]["description"] == "a blue lantern"
     assert after[bare[1]]["alt"] == "a fox"
     # An empty caption takes the description away again.
@@ -140,12 +143,12 @@ def test_host_captions_an_imported_deck(server: ServerProcess) -> None:
 def test_captions_refused_change_nothing(server: ServerProcess) -> None:
     host = create_room(server.base, "Ann")
     slug = import_deck(server.base, host["token"], archive_with_one_caption(), "Guarded")
-    before = http(server.base, "GET", f"/api/decks/{slug}/cards")[1]
+    before = http(server.base, "GET", f"/api/decks/{slug}/cards", headers=seats(host))[1]
     some_id = before["cards"][0]["id"]
     guest = join_room(server.base, host["code"], "Bo")
     builtin = next(d for d in http(server.base, "GET", "/api/decks")[1]["decks"] if d["default"])
     cases = [
-        (slug, guest["token"], {some_id: "x"}, 403, "room/not_host"),
+        (slug, guest["token"], {some_id: "x"}, 404, "deck/not_found"),  # not the uploader
         ("no-such-deck", host["token"], {some_id: "x"}, 404, "deck/not_found"),
         (
             slug,
@@ -162,7 +165,7 @@ def test_captions_refused_change_nothing(server: ServerProcess) -> None:
             {"token": token, "captions": captions},
         )  # fmt: skip
         assert status == code and body["code"] == error, (deck, body)
-    assert http(server.base, "GET", f"/api/decks/{slug}/cards")[1] == before
+    assert http(server.base, "GET", f"/api/decks/{slug}/cards", headers=seats(host))[1] == before
 
 
 def test_unknown_language_is_a_clear_error(server: ServerProcess) -> None:
@@ -189,7 +192,8 @@ def test_computers_read_only_when_every_card_has_words_and_the_room_hears_new_ca
         assert (await host.command("update_settings", settings=settings))["type"] == "ack"
         await host.drain()
         assert host.room is not None and not host.room["bots_can_read"]  # 2 of 3 have no words
-        cards = http(server.base, "GET", f"/api/decks/{slug}/cards")[1]["cards"]
+        path = f"/api/decks/{slug}/cards"
+        cards = http(server.base, "GET", path, headers=seats(ticket))[1]["cards"]
         bare = [c["id"] for c in cards if c["alt"] is None]
         captions = {"token": ticket["token"], "captions": {bare[0]: "a kite"}}
         assert http(server.base, "POST", f"/api/decks/{slug}/captions", captions)[0] == 200

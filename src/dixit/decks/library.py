@@ -12,12 +12,17 @@ Stable interface used by the server, the engine glue and the computer players:
 * ``.cards_for(slugs) -> list[str]`` - the card ids of one or several decks (a room's choice).
 * ``.card_image(card_id) -> Path`` - the WebP file to serve (``IMAGE_MEDIA_TYPE``) with
   ``CACHE_CONTROL`` headers; ids are content hashes, so the URL never says who holds a card.
-* ``.import_path(path, name)`` / ``.import_bytes(data, filename, name) -> ImportReport``;
-  ``.remove(slug)`` deletes an imported deck.
+* ``.import_path(path, name)`` / ``.import_bytes(data, filename, name, owner) -> ImportReport``;
+  ``.add_bytes(slug, data, filename)`` adds pictures to an imported deck, ``.rename(slug, name)``
+  renames one, ``.remove(slug)`` deletes one.
+* A deck a host uploaded has an ``owner`` (the hash of the seat token that uploaded it) and is
+  private: the server shows it only to its owner and the rooms that use it. Its card ids are
+  keyed with a random secret of the deck, so that nobody can name a card without being shown it
+  (a deck imported by the operator, ``dixit deck import``, has no owner and is shared).
 * ``check_deck_size(card_count, required) -> SizeCheck`` - rule-agnostic minimum-size check.
 
-Card ids are opaque strings ``<deck-slug>-<12 hex digits of the image's SHA-256>``: unique across
-decks, derived from content, stable between runs.
+Card ids are opaque strings ``<deck-slug>-<12 hex digits of the image's SHA-256>`` (of the
+deck's secret and the image, for an owned deck): unique across decks, stable between runs.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ import hashlib
 import json
 import os
 import re
+import secrets
 import shutil
 import tempfile
 import threading
@@ -67,6 +73,7 @@ class DeckInfo:
     kind: str = "generated"
     licence: str = ""
     recommended: bool = False
+    owner: str | None = None  # the uploader's token hash: a private deck
 
     @property
     def origin(self) -> str:
@@ -85,6 +92,7 @@ class Deck:
     kind: str = "generated"
     licence: str = ""
     recommended: bool = False
+    owner: str | None = None  # the uploader's token hash: a private deck
 
     @property
     def card_ids(self) -> list[str]:
@@ -99,6 +107,7 @@ class Deck:
             self.kind,
             self.licence,
             self.recommended,
+            self.owner,
         )
 
 
@@ -190,7 +199,10 @@ def _load_manifest(directory: Path, builtin: bool) -> Deck:
         raise ValueError(f"{directory}: unknown deck kind {kind!r}")
     recommended = builtin and bool(raw.get("recommended"))
     licence = raw.get("license", "")
-    return Deck(raw["slug"], raw["name"], builtin, cards, directory, kind, licence, recommended)
+    owner = None if builtin else raw.get("owner")
+    return Deck(
+        raw["slug"], raw["name"], builtin, cards, directory, kind, licence, recommended, owner
+    )
 
 
 def _clue_bank(directory: Path) -> dict[str, Any]:
@@ -296,8 +308,10 @@ class DeckLibrary:
 
     # ------------------------------------------------------------ importing
 
-    def _unique_slug(self, name: str) -> str:
+    def _unique_slug(self, name: str, private: bool = False) -> str:
         base = slugify(name)
+        if private:  # not guessable from the name
+            base = f"{base[:33].strip('-')}-{secrets.token_hex(3)}"
         taken = {d.name for d, _ in self._deck_dirs()}
         if self.builtin_dir.is_dir():
             taken |= {d.name for d in self.builtin_dir.iterdir()}
@@ -311,63 +325,101 @@ class DeckLibrary:
         """Import a folder of images, a zip, or a single image as a new deck called ``name``."""
         return self._store(collect_path(Path(path)), name)
 
-    def import_bytes(self, data: bytes, filename: str, name: str) -> ImportReport:
-        """Import an upload (a zip, or a single image) as a new deck called ``name``."""
-        if data[:2] == b"PK":
-            col = collect_zip(data, filename)
-        else:
-            col = Collected()
-            res = normalise(filename, data)
-            if isinstance(res, Rejection):
-                col.rejected.append(res)
-            else:
-                col.images.append(res)
-        return self._store(col, name)
+    def import_bytes(
+        self, data: bytes, filename: str, name: str, owner: str | None = None
+    ) -> ImportReport:
+        """Import an upload (a zip, or a single image) as a new deck called ``name``, private
+        to ``owner`` when one is given."""
+        return self._store(_collect_bytes(data, filename), name, owner)
 
-    def _store(self, col: Collected, name: str) -> ImportReport:
+    def add_bytes(self, slug: str, data: bytes, filename: str) -> ImportReport:
+        """Add the pictures of an upload to an imported deck (``KeyError`` if unknown,
+        ``PermissionError`` for a built-in deck); a picture it already has is rejected."""
+        deck = self.get(slug)
+        if deck.builtin:
+            raise PermissionError(f"{slug} is a built-in deck")
+        col = _collect_bytes(data, filename)
+        report = ImportReport(name=deck.name, slug=slug, rejected=list(col.rejected))
+        with self._lock:
+            path = deck.directory / "deck.json"
+            raw = json.loads(path.read_text("utf-8"))
+            seen = {c["id"] for c in raw["cards"]}
+            raw["cards"] += self._write_cards(col, raw, deck.directory, seen, report)
+            _write_json(path, raw)
+            self._cache.pop(str(deck.directory), None)
+        return report
+
+    def rename(self, slug: str, name: str) -> Deck:
+        """Give an imported deck another name (its slug and card ids stay)."""
+        deck = self.get(slug)
+        if deck.builtin:
+            raise PermissionError(f"{slug} is a built-in deck")
+        with self._lock:
+            path = deck.directory / "deck.json"
+            raw = json.loads(path.read_text("utf-8"))
+            raw["name"] = " ".join(name.split())[:60] or raw["name"]
+            _write_json(path, raw)
+            self._cache.pop(str(deck.directory), None)
+        return self.get(slug)
+
+    def _store(self, col: Collected, name: str, owner: str | None = None) -> ImportReport:
         name = " ".join(name.split())[:60] or "Imported deck"
         report = ImportReport(name=name, slug=None, rejected=list(col.rejected))
         if not col.images:
             return report
         with self._lock:
-            slug = self._unique_slug(name)
+            slug = self._unique_slug(name, private=owner is not None)
             self.imported_dir.mkdir(parents=True, exist_ok=True)
             tmp = Path(tempfile.mkdtemp(prefix=f".{slug}-", dir=self.imported_dir))
             try:
-                cards_json = []
-                seen: set[str] = set()
-                for img in col.images:
-                    cid = f"{slug}-{hashlib.sha256(img.webp).hexdigest()[:12]}"
-                    if cid in seen:
-                        report.rejected.append(
-                            Rejection(img.source, "duplicate", "same picture as another file")
-                        )
-                        continue
-                    seen.add(cid)
-                    (tmp / f"{cid}.webp").write_bytes(img.webp)
-                    base = Path(img.source).name
-                    caption = col.captions.get(base, "")
-                    title = Path(base).stem.replace("_", " ").replace("-", " ").strip()[:60]
-                    entry = {
-                        "id": cid,
-                        "file": f"{cid}.webp",
-                        "title": title,
-                        "description": caption,
-                        "alt_text": caption or title or "An imported card",
-                        "source": base,
-                    }
-                    cards_json.append(entry)
-                    report.accepted.append(
-                        Card(cid, title, entry["alt_text"], dict(entry) if caption else None)
-                    )
-                manifest = {"slug": slug, "name": name, "builtin": False, "cards": cards_json}
-                (tmp / "deck.json").write_text(json.dumps(manifest, indent=1), "utf-8")
+                manifest: dict[str, Any] = {"slug": slug, "name": name, "builtin": False}
+                if owner is not None:
+                    manifest |= {"owner": owner, "secret": secrets.token_hex(16)}
+                manifest["cards"] = self._write_cards(col, manifest, tmp, set(), report)
+                _write_json(tmp / "deck.json", manifest)
                 os.replace(tmp, self.imported_dir / slug)
             except BaseException:
                 shutil.rmtree(tmp, ignore_errors=True)
                 raise
         report.slug = slug
         return report
+
+    @staticmethod
+    def _write_cards(
+        col: Collected,
+        manifest: dict[str, Any],
+        directory: Path,
+        seen: set[str],
+        report: ImportReport,
+    ) -> builtins.list[dict[str, Any]]:
+        """Write each new picture of ``col`` into ``directory``; their manifest entries."""
+        cards_json = []
+        secret = str(manifest.get("secret", "")).encode()
+        for img in col.images:
+            cid = f"{manifest['slug']}-{hashlib.sha256(secret + img.webp).hexdigest()[:12]}"
+            if cid in seen:
+                report.rejected.append(
+                    Rejection(img.source, "duplicate", "same picture as another file")
+                )
+                continue
+            seen.add(cid)
+            (directory / f"{cid}.webp").write_bytes(img.webp)
+            base = Path(img.source).name
+            caption = col.captions.get(base, "")
+            title = Path(base).stem.replace("_", " ").replace("-", " ").strip()[:60]
+            entry = {
+                "id": cid,
+                "file": f"{cid}.webp",
+                "title": title,
+                "description": caption,
+                "alt_text": caption or title or "An imported card",
+                "source": base,
+            }
+            cards_json.append(entry)
+            report.accepted.append(
+                Card(cid, title, entry["alt_text"], dict(entry) if caption else None)
+            )
+        return cards_json
 
     # ------------------------------------------------------------ captions (web helper)
 
@@ -390,8 +442,26 @@ class DeckLibrary:
                 text = " ".join(caption.split())
                 entry["description"] = text
                 entry["alt_text"] = text or entry.get("title") or "An imported card"
-            tmp = path.with_suffix(".json.tmp")
-            tmp.write_text(json.dumps(raw, indent=1), "utf-8")
-            os.replace(tmp, path)
+            _write_json(path, raw)
             self._cache.pop(str(deck.directory), None)
         return self.get(slug)
+
+
+def _collect_bytes(data: bytes, filename: str) -> Collected:
+    """The pictures (and captions) of an upload: a zip, or one image."""
+    if data[:2] == b"PK":
+        return collect_zip(data, filename)
+    col = Collected()
+    res = normalise(filename, data)
+    if isinstance(res, Rejection):
+        col.rejected.append(res)
+    else:
+        col.images.append(res)
+    return col
+
+
+def _write_json(path: Path, raw: dict[str, Any]) -> None:
+    """Replace ``path`` whole: a reader sees the old file or the new one."""
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(raw, indent=1), "utf-8")
+    os.replace(tmp, path)

@@ -89,6 +89,7 @@ class ErrorCode(StrEnum):
     DECK_BAD_LANGUAGE = "deck/bad_language"
     DECK_UNKNOWN_CARD = "deck/unknown_card"
     DECK_NOT_IMPORTED = "deck/not_imported"
+    DECK_NOT_YOURS = "deck/not_yours"
     CONFLICT = "server/conflict"
     INTERNAL = "server/internal"
     STORE_UNAVAILABLE = "store/unavailable"
@@ -187,6 +188,8 @@ DESCRIPTIONS: dict[ErrorCode | NoticeCode, str] = {
     "it, pl, es, pt, fr, en",
     ErrorCode.DECK_UNKNOWN_CARD: "HTTP 400: a caption for a card the deck does not have",
     ErrorCode.DECK_NOT_IMPORTED: "HTTP 409: captions are written only for imported decks",
+    ErrorCode.DECK_NOT_YOURS: "HTTP 403: only the host token that uploaded a deck may add "
+    "to it, rename it, delete it or describe its cards",
     ErrorCode.CONFLICT: "another server process wrote first; resend the command",
     ErrorCode.INTERNAL: "HTTP 500: a fault of the server (logged); nothing changed",
     ErrorCode.STORE_UNAVAILABLE: "the database cannot be reached (HTTP 503): resend the "

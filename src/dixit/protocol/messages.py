@@ -768,6 +768,11 @@ class DeckInfo(ServerModel):
         description="how many cards have a description computer players can read"
     )
     default: bool = Field(description="dealt when a room chooses no deck")
+    mine: bool = Field(
+        default=False,
+        description="uploaded by the asker (X-Dixit-Seats): private to them and the rooms "
+        "that use it; they may add pictures to it, rename and delete it",
+    )
 
 
 class DeckList(ServerModel):
@@ -818,6 +823,14 @@ class CaptionsRequest(ClientModel):
         dict[CardId, Annotated[str, Field(max_length=MAX_CAPTION_LENGTH)]],
         Field(min_length=1, max_length=500),
     ]
+
+
+class DeckEditRequest(ClientModel):
+    """PATCH /api/decks/{slug} (``name``: rename) or DELETE /api/decks/{slug}: the uploader's
+    seat token (the host's token that uploaded the deck)."""
+
+    token: Annotated[str, Field(min_length=1, max_length=128)]
+    name: Annotated[str, Field(min_length=1, max_length=60)] | None = None
 
 
 class ApiError(ServerModel):

@@ -24,6 +24,7 @@ SCHEMA_MODELS: tuple[type[BaseModel], ...] = (
     m.DeckList,
     m.DeckCards,
     m.CaptionsRequest,
+    m.DeckEditRequest,
     m.ApiError,
     m.RoomState,
     m.PublicTableList,

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
-from dixit.decks import CACHE_CONTROL, IMAGE_MEDIA_TYPE, Deck, DeckLibrary
+from dixit.decks import CACHE_CONTROL, IMAGE_MEDIA_TYPE, Deck, DeckLibrary, ImportReport
 
 DeckKind = Literal["illustrated", "generated", "imported"]
 PREVIEW_SIZE = 4
@@ -47,6 +47,7 @@ class DeckSummary:
     preview: tuple[str, ...] = ()
     described: int = 0
     default: bool = False
+    owner: str | None = None  # the uploader's token hash: private to them and its rooms
 
 
 @dataclass(frozen=True)
@@ -128,7 +129,23 @@ class CardSource(Protocol):
         UnknownDeck, UnknownCard or NotImported (nothing written)."""
         ...
 
-    async def import_upload(self, data: bytes, filename: str, name: str) -> dict[str, object]: ...
+    async def import_upload(
+        self, data: bytes, filename: str, name: str, owner: str | None
+    ) -> dict[str, object]:
+        """A new deck of the upload's pictures, private to ``owner`` (a token hash)."""
+        ...
+
+    async def add_upload(self, slug: str, data: bytes, filename: str) -> dict[str, object]:
+        """The upload's pictures added to an imported deck (UnknownDeck, NotImported)."""
+        ...
+
+    def rename(self, slug: str, name: str) -> None:
+        """UnknownDeck or NotImported (nothing written)."""
+        ...
+
+    def remove(self, slug: str) -> None:
+        """Delete an imported deck and its pictures (UnknownDeck, NotImported)."""
+        ...
 
 
 class PlaceholderCards:
@@ -182,8 +199,19 @@ class PlaceholderCards:
             raise UnknownDeck(slug)
         raise NotImported(slug)
 
-    async def import_upload(self, data: bytes, filename: str, name: str) -> dict[str, object]:
+    async def import_upload(
+        self, data: bytes, filename: str, name: str, owner: str | None
+    ) -> dict[str, object]:
         raise UnknownDeck("importing needs the deck library")
+
+    async def add_upload(self, slug: str, data: bytes, filename: str) -> dict[str, object]:
+        raise UnknownDeck(slug)
+
+    def rename(self, slug: str, name: str) -> None:
+        raise UnknownDeck(slug)
+
+    def remove(self, slug: str) -> None:
+        raise UnknownDeck(slug)
 
 
 class LibraryCards:
@@ -220,6 +248,7 @@ class LibraryCards:
             preview_of(deck.card_ids),
             sum(1 for c in deck.cards if described(c.metadata)),
             default,
+            deck.owner,
         )
 
     def decks(self) -> list[DeckSummary]:
@@ -262,18 +291,45 @@ class LibraryCards:
             raise UnknownCard(str(missing)) from None
         return sum(1 for c in deck.cards if described(c.metadata))
 
-    async def import_upload(self, data: bytes, filename: str, name: str) -> dict[str, object]:
-        report = await asyncio.to_thread(self.library.import_bytes, data, filename, name)
-        return {
-            "name": report.name,
-            "slug": report.slug,
-            "accepted": len(report.accepted),
-            "rejected": [
-                {"filename": r.filename, "reason": r.reason, "message": r.message}
-                for r in report.rejected
-            ],
-            "ok": report.ok,
-        }
+    async def import_upload(
+        self, data: bytes, filename: str, name: str, owner: str | None
+    ) -> dict[str, object]:
+        report = await asyncio.to_thread(self.library.import_bytes, data, filename, name, owner)
+        return _report(report)
+
+    def _imported(self, slug: str) -> Deck:
+        if slug == PlaceholderCards.SLUG:
+            raise NotImported(slug)
+        deck = self._deck(slug)
+        if deck.builtin:
+            raise NotImported(slug)
+        return deck
+
+    async def add_upload(self, slug: str, data: bytes, filename: str) -> dict[str, object]:
+        self._imported(slug)
+        return _report(await asyncio.to_thread(self.library.add_bytes, slug, data, filename))
+
+    def rename(self, slug: str, name: str) -> None:
+        self._imported(slug)
+        self.library.rename(slug, name)
+
+    def remove(self, slug: str) -> None:
+        self._imported(slug)
+        self.library.remove(slug)
+
+
+def _report(report: ImportReport) -> dict[str, object]:
+    """What an upload answers: the deck, how many pictures it took, and the files it did not."""
+    return {
+        "name": report.name,
+        "slug": report.slug,
+        "accepted": len(report.accepted),
+        "rejected": [
+            {"filename": r.filename, "reason": r.reason, "message": r.message}
+            for r in report.rejected
+        ],
+        "ok": report.ok,
+    }
 
 
 def described(meta: Mapping[str, Any] | None) -> bool:

@@ -1,5 +1,6 @@
 """The deck routes: the list of decks, a deck's card words per language, host captions,
-imports and card images."""
+uploads (new decks, more pictures, rename, delete) and card images. Who sees an uploaded deck:
+:mod:`.deck_access`."""
 
 from __future__ import annotations
 
@@ -7,19 +8,22 @@ import asyncio
 from collections.abc import Callable
 from typing import Annotated, cast, get_args
 
-from fastapi import FastAPI, File, Form, UploadFile
+from fastapi import FastAPI, File, Form, Header, UploadFile
 from fastapi.responses import FileResponse, Response
 
 from dixit.protocol import messages as m
 from dixit.protocol.codes import ErrorCode as Code
 
 from .cards import DeckSummary, NotImported, UnknownCard, UnknownDeck
+from .deck_access import SEATS_HEADER, Viewer, viewer
 from .errors import ServerError
 from .http_errors import ERRORS
 from .hub import Hub
+from .records import RoomRecordData
+from .tokens import token_hash
 
 
-def deck_info(deck: DeckSummary) -> m.DeckInfo:
+def deck_info(deck: DeckSummary, mine: bool = False) -> m.DeckInfo:
     return m.DeckInfo(
         slug=deck.slug,
         name=deck.name,
@@ -29,24 +33,61 @@ def deck_info(deck: DeckSummary) -> m.DeckInfo:
         preview=list(deck.preview),
         described=deck.described,
         default=deck.default,
+        mine=mine,
     )
 
 
+Seats = Annotated[
+    str | None,
+    Header(
+        alias=SEATS_HEADER,
+        description="CODE:TOKEN, CODE:TOKEN: the seats the asker holds (their uploaded decks "
+        "and those of their rooms are listed too)",
+    ),
+]
+
+
 def add_deck_routes(app: FastAPI, hub: Callable[[], Hub]) -> None:
+    async def room_data(code: str) -> RoomRecordData | None:
+        room = hub().rooms.get(code)
+        if room is not None:
+            return room.data
+        stored = await hub().services.store.load_room(code)
+        return RoomRecordData.from_json(stored) if stored else None
+
+    def summary(slug: str, who: Viewer) -> DeckSummary:
+        """The deck if ``who`` may see it; deck/not_found as for no deck at all otherwise."""
+        deck = next((d for d in hub().services.cards.decks() if d.slug == slug), None)
+        if deck is None or not who.sees(deck):
+            raise ServerError(Code.DECK_NOT_FOUND, f"no deck {slug[:60]!r}", 404)
+        return deck
+
+    def owned(slug: str, token: str) -> DeckSummary:
+        """The deck, if ``token`` uploaded it."""
+        who = Viewer(tokens=frozenset({token_hash(token)}))
+        deck = summary(slug, who)
+        if not who.owns(deck):
+            raise ServerError(Code.DECK_NOT_YOURS, "only the deck's uploader can change it", 403)
+        return deck
+
     @app.get("/api/decks", response_model=m.DeckList, tags=["decks"])
-    async def decks() -> m.DeckList:
-        """Every deck with its kind, count, licence and a few cards to preview; built-in first."""
-        return m.DeckList(decks=[deck_info(d) for d in hub().services.cards.decks()])
+    async def decks(seats: Seats = None) -> m.DeckList:
+        """Every deck the asker may deal from, with its kind, count, licence and a few cards to
+        preview; built-in first. Uploaded decks are listed to their uploader and their rooms."""
+        who = await viewer(seats, room_data)
+        listed = hub().services.cards.decks()
+        return m.DeckList(decks=[deck_info(d, who.owns(d)) for d in listed if who.sees(d)])
 
     @app.get(
         "/api/decks/{slug}/cards", response_model=m.DeckCards, responses=ERRORS, tags=["decks"]
     )
-    async def deck_cards(slug: str, lang: str = "en") -> Response:
+    async def deck_cards(slug: str, lang: str = "en", seats: Seats = None) -> Response:
         """A deck's cards with their words in ``lang`` (it, pl, es, pt, fr, en; fallback
         English) and the credits of illustrated cards. Deck data only; an imported deck's
         captions may change, so it is cached for a short while."""
         if lang not in get_args(m.Language):
             raise ServerError(Code.DECK_BAD_LANGUAGE, f"no language {lang[:8]!r}", 400)
+        deck = summary(slug, await viewer(seats, room_data))
         try:
             words = hub().services.cards.card_words(slug, lang)
         except UnknownDeck:
@@ -69,10 +110,11 @@ def add_deck_routes(app: FastAPI, hub: Callable[[], Hub]) -> None:
                 for w in words
             ],
         )
+        cache = "private" if deck.owner is not None else "public"
         return Response(
             body.model_dump_json(),
             media_type="application/json",
-            headers={"Cache-Control": "public, max-age=60", "Vary": "Accept-Encoding"},
+            headers={"Cache-Control": f"{cache}, max-age=60", "Vary": "Accept-Encoding"},
         )
 
     @app.post(
@@ -80,9 +122,13 @@ def add_deck_routes(app: FastAPI, hub: Callable[[], Hub]) -> None:
     )
     async def deck_captions(slug: str, body: m.CaptionsRequest) -> m.DeckInfo:
         """A host describes cards of an imported deck (what computer players and screen
-        readers read); an empty caption removes one. Answers the deck as listed."""
+        readers read); an empty caption removes one. An uploaded deck is described by its
+        uploader only. Answers the deck as listed."""
         cards = hub().services.cards
-        if not await hub().host_of_token(body.token):
+        deck = summary(slug, Viewer(tokens=frozenset({token_hash(body.token)})))
+        if deck.owner is not None:
+            owned(slug, body.token)
+        elif not await hub().host_of_token(body.token):
             raise ServerError(Code.NOT_HOST, "only a room's host can describe cards", 403)
         try:
             await asyncio.to_thread(cards.set_captions, slug, dict(body.captions))
@@ -98,7 +144,15 @@ def add_deck_routes(app: FastAPI, hub: Callable[[], Hub]) -> None:
             ) from None
         for room in list(hub().rooms.values()):
             room.captions_changed(slug)
-        return deck_info(next(d for d in cards.decks() if d.slug == slug))
+        listed = next(d for d in cards.decks() if d.slug == slug)
+        return deck_info(listed, listed.owner is not None)
+
+    async def read_upload(file: UploadFile) -> bytes:
+        limit = hub().services.config.limits.max_upload_bytes
+        data = await file.read(limit + 1)
+        if len(data) > limit:
+            raise ServerError(Code.UPLOAD_TOO_LARGE, f"at most {limit} bytes", 413)
+        return data
 
     @app.post("/api/decks", responses=ERRORS, tags=["decks"])
     async def import_deck(
@@ -106,17 +160,51 @@ def add_deck_routes(app: FastAPI, hub: Callable[[], Hub]) -> None:
         name: Annotated[str, Form(max_length=60)],
         token: Annotated[str, Form(description="the seat token of a room's host")],
     ) -> dict[str, object]:
-        """A host uploads a deck of their own pictures."""
+        """A host uploads a deck of their own pictures: it is theirs (this token's) and their
+        rooms', listed to nobody else."""
         if not await hub().host_of_token(token):
             raise ServerError(Code.NOT_HOST, "only a room's host can import a deck", 403)
-        limit = hub().services.config.limits.max_upload_bytes
-        data = await file.read(limit + 1)
-        if len(data) > limit:
-            raise ServerError(Code.UPLOAD_TOO_LARGE, f"at most {limit} bytes", 413)
+        data = await read_upload(file)
         try:
-            return await hub().services.cards.import_upload(data, file.filename or "upload", name)
+            return await hub().services.cards.import_upload(
+                data, file.filename or "upload", name, token_hash(token)
+            )
         except Exception as error:
             raise ServerError(Code.UNKNOWN_DECK, f"cannot import: {error}") from None
+
+    @app.post("/api/decks/{slug}/cards", responses=ERRORS, tags=["decks"])
+    async def add_pictures(
+        slug: str,
+        file: Annotated[UploadFile, File(description="a zip of images, or one image")],
+        token: Annotated[str, Form(description="the seat token that uploaded the deck")],
+    ) -> dict[str, object]:
+        """The uploader adds pictures to their deck (one at a time, or a zip)."""
+        owned(slug, token)
+        data = await read_upload(file)
+        try:
+            report = await hub().services.cards.add_upload(slug, data, file.filename or "upload")
+        except Exception as error:
+            raise ServerError(Code.UNKNOWN_DECK, f"cannot import: {error}") from None
+        for room in list(hub().rooms.values()):
+            room.captions_changed(slug)
+        return report
+
+    @app.patch("/api/decks/{slug}", response_model=m.DeckInfo, responses=ERRORS, tags=["decks"])
+    async def rename_deck(slug: str, body: m.DeckEditRequest) -> m.DeckInfo:
+        """The uploader renames their deck (``name``)."""
+        owned(slug, body.token)
+        if body.name is None or not body.name.strip():
+            raise ServerError(Code.REQUEST_MALFORMED, "a new name is needed", 422)
+        await asyncio.to_thread(hub().services.cards.rename, slug, body.name)
+        return deck_info(next(d for d in hub().services.cards.decks() if d.slug == slug), True)
+
+    @app.delete("/api/decks/{slug}", responses=ERRORS, tags=["decks"])
+    async def delete_deck(slug: str, body: m.DeckEditRequest) -> dict[str, object]:
+        """The uploader deletes their deck and its pictures. A room that dealt from it keeps
+        its game; in the lobby it deals from its other decks or the default."""
+        owned(slug, body.token)
+        await asyncio.to_thread(hub().services.cards.remove, slug)
+        return {"deleted": slug}
 
     @app.get("/cards/{card_id}", tags=["decks"], responses={404: {"description": "no such card"}})
     async def card_image(card_id: str) -> Response:

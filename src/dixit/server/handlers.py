@@ -20,6 +20,7 @@ from dixit.storage import CommandKey
 
 from . import lobby
 from .cards import UnknownDeck
+from .deck_access import may_choose
 from .errors import ServerError
 from .records import SeatRecord
 from .roomview import autoplayed
@@ -107,6 +108,9 @@ async def update_settings(
         room.services.cards.card_ids(list(msg.settings.decks))
     except UnknownDeck as unknown:
         raise ServerError(Code.UNKNOWN_DECK, f"unknown deck {unknown}") from None
+    added = set(msg.settings.decks) - set(room.settings.decks)
+    if not may_choose(room.services.cards.decks(), added, host.token_hash):
+        raise ServerError(Code.UNKNOWN_DECK, "unknown deck: another host's upload")
     data = lobby.update_settings(room.data, msg.settings, rules.max_players)
     return await room.commit(data, applied(host, command_id))
 

@@ -11,6 +11,7 @@ kept changing, ``server/conflict`` 409. Anything else unexpected is ``server/int
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -28,7 +29,7 @@ from .errors import ServerError
 log = logging.getLogger("dixit.server")
 
 MAX_BODY_BYTES = 64 * 1024
-UPLOAD_PATH = "/api/decks"  # multipart deck uploads have their own limit
+UPLOAD_PATHS = re.compile(r"/api/decks(/[^/]+/cards)?")  # uploads have their own limit
 _HTTP_CODES = {404: ErrorCode.REQUEST_NOT_FOUND, 405: ErrorCode.METHOD_NOT_ALLOWED}
 # The statuses a lobby route may answer with an ApiError (for the OpenAPI description).
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -62,7 +63,9 @@ class BodyLimit:
         self.limit = limit
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["path"] == UPLOAD_PATH:
+        if scope["type"] != "http" or (
+            scope["method"] == "POST" and UPLOAD_PATHS.fullmatch(scope["path"])
+        ):
             await self.app(scope, receive, send)
             return
         body = b""

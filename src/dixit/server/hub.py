@@ -28,6 +28,7 @@ from dixit.protocol.codes import ErrorCode as Code
 from dixit.storage import RoomRecord, VersionConflict
 
 from . import lobby
+from .deck_access import may_choose
 from .errors import ServerError
 from .handoff import owner
 from .records import RoomRecordData
@@ -243,6 +244,8 @@ class Hub:
             self.services.cards.card_ids(list(settings.decks))
         except Exception as error:
             raise ServerError(Code.UNKNOWN_DECK, f"unknown deck {error}") from None
+        if not may_choose(self.services.cards.decks(), settings.decks, None):
+            raise ServerError(Code.UNKNOWN_DECK, "unknown deck: choose an upload in the lobby")
         data = RoomRecordData(
             code="", seed=secrets.randbits(63), settings=settings.model_dump(mode="json")
         )

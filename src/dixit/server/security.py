@@ -47,7 +47,8 @@ ROUTES: tuple[tuple[str, re.Pattern[str], str], ...] = tuple(
         ("POST", _DECK + "/captions", "decks"),
         ("PATCH", _DECK, "decks"),
         ("DELETE", _DECK, "decks"),
-        ("GET", r"/api/decks/mine", "decks"),
+        ("GET", r"/api/decks", "decks"),
+        ("GET", _DECK + "/cards", "decks"),
         ("GET", r"/api/tables", "tables"),
         ("POST", r"/api/tables/[^/]+/report", "tables"),
     )
