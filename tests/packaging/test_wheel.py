@@ -169,9 +169,11 @@ def test_the_installed_wheel_serves_the_game(installed: Path, served: str) -> No
 
 
 def test_an_editable_install_prints_no_deprecation_warning(tmp_path: Path) -> None:
-    """What `make run` and `make test` do (`pip install -e .`, `-e '.[dev]'`: the extras do not
-    reach the build backend), with the backend's output shown (-v); dependencies are left out."""
+    """What `make run` and `make test` do (pip upgraded, then `pip install -e .` or `-e '.[dev]'`:
+    the extras do not reach the build backend), with the backend's output shown (-v);
+    dependencies are left out."""
     bin_dir = _fresh_venv(tmp_path / "venv")
+    _run([str(bin_dir / "pip"), "install", "--quiet", "--upgrade", "pip"], ROOT)
     printed = _run([str(bin_dir / "pip"), "install", "-v", "--no-deps", "-e", str(ROOT)], ROOT)
     assert "Successfully installed dixit" in printed
     assert _deprecations(printed) == []
