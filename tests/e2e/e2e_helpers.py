@@ -55,6 +55,7 @@ def open_player(
     page = ctx.new_page()
     player = Player(page, name)
     page.on("pageerror", lambda e: player.errors.append(str(e)))
+    page.on("console", lambda m: _csp_violation(player, m.text))
 
     def on_dialog(d: Any) -> None:
         player.dialogs.append(d.message)
@@ -64,10 +65,26 @@ def open_player(
     return player
 
 
-def api(base: str, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+def _csp_violation(player: Player, text: str) -> None:
+    """The server's Content-Security-Policy refused something the page asked for: an error
+    of the test like any page error (Chromium says so on the console)."""
+    if "Content Security Policy" in text:
+        player.errors.append(f"CSP violation: {text}")
+
+
+def api(
+    base: str,
+    method: str,
+    path: str,
+    body: dict[str, Any] | None = None,
+    headers: dict[str, str] | None = None,
+) -> Any:
     data = json.dumps(body).encode() if body is not None else None
     req = urllib.request.Request(
-        base + path, data=data, method=method, headers={"content-type": "application/json"}
+        base + path,
+        data=data,
+        method=method,
+        headers={"content-type": "application/json", **(headers or {})},
     )
     with urllib.request.urlopen(req, timeout=10) as r:
         return json.loads(r.read())
@@ -178,8 +195,7 @@ def axe_problems(page: Page, impacts: tuple[str, ...] = ("serious", "critical"))
             if (Number.isFinite(a.effect?.getComputedTiming().endTime)) a.finish();
             else { a.pause(); a.currentTime = 0; } })"""
     )
-    if not page.evaluate("() => typeof window.axe === 'object'"):
-        page.add_script_tag(path=str(AXE))
+    inject_axe(page)
     found = page.evaluate(
         """async () => (await axe.run(document, { resultTypes: ['violations'] })).violations
             .map(v => ({ id: v.id, impact: v.impact,
@@ -190,6 +206,13 @@ def axe_problems(page: Page, impacts: tuple[str, ...] = ("serious", "critical"))
         for v in found
         if v["impact"] in impacts
     ]
+
+
+def inject_axe(page: Page) -> None:
+    """axe-core into the page, once. Evaluated through the browser's debugging protocol: the
+    server's Content-Security-Policy refuses inline scripts such as an added script tag."""
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.evaluate(AXE.read_text("utf-8") + "\n;0")
 
 
 def assert_accessible(page: Page) -> None:

@@ -161,8 +161,26 @@ def test_host_uploads_pictures_and_describes_them(
         for s in api(decks_server, "GET", f"/api/rooms/{ticket['code']}")["settings"]["decks"]
         if s.startswith("our-holiday")
     )
-    words = api(decks_server, "GET", f"/api/decks/{slug}/cards")["cards"]
+    seat = {"x-dixit-seats": f"{ticket['code']}:{ticket['token']}"}  # an upload is private
+    words = api(decks_server, "GET", f"/api/decks/{slug}/cards", headers=seat)["cards"]
     assert sorted(c["alt"] for c in words) == sorted(captions)
+    # One more picture goes into the same deck (not a new deck each time).
+    one = tmp_path / "extra.zip"
+    one.write_bytes(_pictures(4))  # three it has already, one new
+    page.get_by_test_id("upload-into").select_option(slug)
+    expect(page.get_by_test_id("upload-name")).to_have_count(0)
+    page.get_by_test_id("upload-file").set_input_files(str(one))
+    page.get_by_test_id("upload-send").click()
+    expect(page.get_by_test_id("upload-status")).to_contain_text("1 card added (files left out: 3)")
+    expect(page.get_by_test_id("deck-total")).to_have_text("88 cards in the game")
+    expect(page.get_by_test_id("caption-input")).to_have_count(4)
+    # The host renames their deck; only they see it to change it.
+    mine = page.locator(f"[data-testid=deck][data-slug={slug}]")
+    mine.get_by_test_id("deck-rename").click()
+    mine.get_by_test_id("deck-rename-input").fill("Summer")
+    mine.get_by_test_id("deck-rename-save").click()
+    expect(mine.locator(".deck-name")).to_have_text("Summer")
+    assert_accessible(page)
 
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP, TV], ids=["phone", "desktop", "tv"])

@@ -18,6 +18,7 @@ from e2e_helpers import (
     Player,
     api,
     create_room,
+    inject_axe,
     join_by_link,
     messages,
     start,
@@ -55,8 +56,7 @@ def assert_accessible(p: Player) -> None:
             if (Number.isFinite(a.effect?.getComputedTiming().endTime)) a.finish();
             else a.pause(); })"""
     )
-    if not p.page.evaluate("() => typeof window.axe === 'object'"):
-        p.page.add_script_tag(path=str(AXE))
+    inject_axe(p.page)
     found = p.page.evaluate(
         """async (ours) => {
             const include = ours.filter(s => document.querySelector(s)).map(s => [s]);

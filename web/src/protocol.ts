@@ -20,6 +20,7 @@ export type {
   CardText,
   CardCredits,
   CaptionsRequest,
+  DeckEditRequest,
   CreateRoomRequest,
   JoinRoomRequest,
   Notice,

@@ -32,7 +32,7 @@ describe("home limits", () => {
 
 describe("deck choice", () => {
   const deck = (slug: string, count: number, described: number, dflt = false): DeckInfo => ({
-    slug, name: slug, card_count: count, described, default: dflt, kind: "generated", licence: null, preview: [],
+    slug, name: slug, card_count: count, described, default: dflt, kind: "generated", licence: null, preview: [], mine: false,
   });
   const decks = [deck("a", 84, 84, true), deck("b", 84, 84), deck("mine", 10, 4)];
   it("an empty choice means the defaults", () => {

@@ -110,11 +110,12 @@ def add_deck_routes(app: FastAPI, hub: Callable[[], Hub]) -> None:
                 for w in words
             ],
         )
-        cache = "private" if deck.owner is not None else "public"
+        # An upload's words are the asker's alone and change as its uploader adds pictures.
+        cache = "private, no-cache" if deck.owner is not None else "public, max-age=60"
         return Response(
             body.model_dump_json(),
             media_type="application/json",
-            headers={"Cache-Control": f"{cache}, max-age=60", "Vary": "Accept-Encoding"},
+            headers={"Cache-Control": cache, "Vary": "Accept-Encoding"},
         )
 
     @app.post(

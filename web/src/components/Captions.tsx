@@ -3,7 +3,7 @@ import { useI18n } from "../i18n/context";
 import { errorText } from "../i18n/errors";
 import { api, ApiProblem } from "../net/api";
 import { cardTexts } from "../net/cardText";
-import type { DeckCards } from "../protocol";
+import type { DeckCards, DeckInfo } from "../protocol";
 import { cardUrl } from "./Card";
 
 const MAX_CAPTION = 200;
@@ -62,11 +62,14 @@ export function CaptionEditor({ slug, token, onSaved }: { slug: string; token: s
   );
 }
 
-/** Upload pictures (a zip or one image) as a new deck; then describe them. */
-export function DeckUpload({ token, onImported }: { token: string; onImported: (slug: string) => void }) {
+/** Upload pictures (a zip or one image) as a new deck, or into one the host uploaded before;
+ * then describe them. */
+export function DeckUpload({ token, mine, onImported }: { token: string; mine: readonly DeckInfo[]; onImported: (slug: string) => void }) {
   const { t } = useI18n();
   const [file, setFile] = useState<File | null>(null);
   const [name, setName] = useState("");
+  const [into, setInto] = useState("");
+  const target = mine.some((d) => d.slug === into) ? into : "";
   const [status, setStatus] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   async function upload(e: Event) {
@@ -75,7 +78,9 @@ export function DeckUpload({ token, onImported }: { token: string; onImported: (
     setBusy(true);
     setStatus(t("upload.sending"));
     try {
-      const report = await api.importDeck(file, name.trim() || file.name.replace(/\.[^.]+$/, ""), token);
+      const report = target
+        ? await api.addPictures(target, file, token)
+        : await api.importDeck(file, name.trim() || file.name.replace(/\.[^.]+$/, ""), token);
       if (!report.ok || !report.slug) {
         setStatus(t("upload.none", { count: report.rejected.length }));
         return;
@@ -94,10 +99,21 @@ export function DeckUpload({ token, onImported }: { token: string; onImported: (
         <span>{t("upload.file")}</span>
         <input type="file" accept=".zip,image/*" onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)} data-testid="upload-file" />
       </label>
-      <label class="field">
-        <span>{t("upload.name")}</span>
-        <input value={name} maxLength={60} onInput={(e) => setName(e.currentTarget.value)} data-testid="upload-name" />
-      </label>
+      {mine.length > 0 ? (
+        <label class="field">
+          <span>{t("upload.into")}</span>
+          <select value={target} onChange={(e) => setInto(e.currentTarget.value)} data-testid="upload-into">
+            <option value="">{t("upload.newDeck")}</option>
+            {mine.map((d) => <option key={d.slug} value={d.slug}>{d.name}</option>)}
+          </select>
+        </label>
+      ) : null}
+      {target ? null : (
+        <label class="field">
+          <span>{t("upload.name")}</span>
+          <input value={name} maxLength={60} onInput={(e) => setName(e.currentTarget.value)} data-testid="upload-name" />
+        </label>
+      )}
       <button type="submit" class="btn" disabled={busy} data-testid="upload-send">{t("upload.send")}</button>
       {status ? <p role="status" class="muted" data-testid="upload-status">{status}</p> : null}
     </form>

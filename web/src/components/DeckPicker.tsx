@@ -1,3 +1,4 @@
+import { useState } from "preact/hooks";
 import { useI18n } from "../i18n/context";
 import type { DeckInfo } from "../protocol";
 import { cardUrl } from "./Card";
@@ -22,10 +23,45 @@ interface Props {
   chosen: readonly string[];
   /** Absent: shown, not changed (a player who is not the host). */
   onChange?: (slugs: string[]) => void;
+  /** The host's own uploads (`mine`): rename and delete. */
+  onRename?: (slug: string, name: string) => void;
+  onDelete?: (slug: string) => void;
+}
+
+/** Rename or delete a deck the host uploaded. */
+function MyDeckTools({ deck, onRename, onDelete }: { deck: DeckInfo; onRename: (slug: string, name: string) => void; onDelete: (slug: string) => void }) {
+  const { t } = useI18n();
+  const [editing, setEditing] = useState(false);
+  const [name, setName] = useState(deck.name);
+  if (editing) {
+    const save = (e: Event) => {
+      e.preventDefault();
+      if (name.trim()) onRename(deck.slug, name.trim());
+      setEditing(false);
+    };
+    return (
+      <form class="deck-tools" onSubmit={save}>
+        <label class="field">
+          <span>{t("decks.newName")}</span>
+          <input value={name} maxLength={60} onInput={(e) => setName(e.currentTarget.value)} data-testid="deck-rename-input" />
+        </label>
+        <button type="submit" class="btn btn-small" data-testid="deck-rename-save">{t("decks.saveName")}</button>
+      </form>
+    );
+  }
+  const remove = () => {
+    if (window.confirm(t("decks.deleteConfirm", { name: deck.name }))) onDelete(deck.slug);
+  };
+  return (
+    <span class="deck-tools">
+      <button type="button" class="btn btn-small" onClick={() => setEditing(true)} data-testid="deck-rename">{t("decks.rename")}</button>
+      <button type="button" class="btn btn-small" onClick={remove} data-testid="deck-delete">{t("decks.delete")}</button>
+    </span>
+  );
 }
 
 /** Decks with a few cards each to preview, a checkbox per deck, and the count dealt from. */
-export function DeckPicker({ decks, chosen, onChange }: Props) {
+export function DeckPicker({ decks, chosen, onChange, onRename, onDelete }: Props) {
   const { t } = useI18n();
   const picked = chosenOrDefault(chosen, decks);
   const total = decks.filter((d) => picked.includes(d.slug)).reduce((n, d) => n + d.card_count, 0);
@@ -58,6 +94,7 @@ export function DeckPicker({ decks, chosen, onChange }: Props) {
                   {d.described < d.card_count ? <span class="deck-warn">{t("decks.undescribed", { n: d.card_count - d.described })}</span> : null}
                 </span>
               </label>
+              {d.mine && onChange && onRename && onDelete ? <MyDeckTools deck={d} onRename={onRename} onDelete={onDelete} /> : null}
             </li>
           );
         })}

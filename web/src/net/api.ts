@@ -1,5 +1,6 @@
 /** The HTTP lobby API: create a room, join, spectate, list decks. */
-import type { CaptionsRequest, CreateRoomRequest, DeckCards, DeckInfo, DeckList, JoinRoomRequest, PublicTableList, RoomState, SeatTicket } from "../protocol";
+import type { CaptionsRequest, CreateRoomRequest, DeckCards, DeckEditRequest, DeckInfo, DeckList, JoinRoomRequest, PublicTableList, RoomState, SeatTicket } from "../protocol";
+import { loadTicket, savedTickets } from "./tickets";
 
 /** What POST /api/decks answers: the new deck's slug and the files it could not take. */
 export interface ImportReport {
@@ -19,12 +20,21 @@ export class ApiProblem extends Error {
   }
 }
 
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+/**
+ * The seats this browser holds, as `X-Dixit-Seats` says them (never in a URL): a deck a host
+ * uploaded is listed only to its uploader and to the rooms that deal from it.
+ */
+function seats(tickets: readonly SeatTicket[]): Record<string, string> {
+  const held = tickets.slice(0, 16).map((t) => `${t.code}:${t.token}`).join(", ");
+  return held ? { "x-dixit-seats": held } : {};
+}
+
+async function call<T>(method: string, path: string, body?: unknown, extra: Record<string, string> = {}): Promise<T> {
   let res: Response;
   try {
     res = await fetch(path, {
       method,
-      headers: body === undefined || body instanceof FormData ? {} : { "content-type": "application/json" },
+      headers: { ...(body === undefined || body instanceof FormData ? {} : { "content-type": "application/json" }), ...extra },
       body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
     });
   } catch {
@@ -45,10 +55,14 @@ export const api = {
   spectate: (code: string) =>
     call<SeatTicket>("POST", `/api/rooms/${encodeURIComponent(code)}/spectate`, {}),
   room: (code: string) => call<RoomState>("GET", `/api/rooms/${encodeURIComponent(code)}`),
-  decks: () => call<DeckList>("GET", "/api/decks"),
+  /** The decks to deal from: the shared ones, and with `code` the uploads this seat may use. */
+  decks: (code?: string) => {
+    const ticket = code ? loadTicket(code) : null;
+    return call<DeckList>("GET", "/api/decks", undefined, seats(ticket ? [ticket] : []));
+  },
   tables: () => call<PublicTableList>("GET", "/api/tables"),
   deckCards: (slug: string, lang: string) =>
-    call<DeckCards>("GET", `/api/decks/${encodeURIComponent(slug)}/cards?lang=${encodeURIComponent(lang)}`),
+    call<DeckCards>("GET", `/api/decks/${encodeURIComponent(slug)}/cards?lang=${encodeURIComponent(lang)}`, undefined, seats(savedTickets())),
   captions: (slug: string, req: CaptionsRequest) =>
     call<DeckInfo>("POST", `/api/decks/${encodeURIComponent(slug)}/captions`, req),
   importDeck: (file: File, name: string, token: string) => {
@@ -58,4 +72,13 @@ export const api = {
     form.set("token", token);
     return call<ImportReport>("POST", "/api/decks", form);
   },
+  /** The uploader adds pictures (a zip or one image) to their deck. */
+  addPictures: (slug: string, file: File, token: string) => {
+    const form = new FormData();
+    form.set("file", file);
+    form.set("token", token);
+    return call<ImportReport>("POST", `/api/decks/${encodeURIComponent(slug)}/cards`, form);
+  },
+  renameDeck: (slug: string, req: DeckEditRequest) => call<DeckInfo>("PATCH", `/api/decks/${encodeURIComponent(slug)}`, req),
+  deleteDeck: (slug: string, req: DeckEditRequest) => call<{ deleted: string }>("DELETE", `/api/decks/${encodeURIComponent(slug)}`, req),
 };

@@ -52,7 +52,7 @@ export function Lobby({ state, send }: { state: ClientState; send: Send }) {
   const chosen = chosenOrDefault(s.decks ?? [], decks);
   const hasBots = room.seats.some((x) => x.is_bot);
 
-  const refreshDecks = () => api.decks().then((d) => setDecks(d.decks), () => undefined);
+  const refreshDecks = () => api.decks(room.code).then((d) => setDecks(d.decks), () => undefined);
   useEffect(() => { void refreshDecks(); }, []);
 
   async function copy() {
@@ -61,6 +61,17 @@ export function Lobby({ state, send }: { state: ClientState; send: Send }) {
     setTimeout(() => setCopied(null), 4000);
   }
   const chooseDecks = (slugs: string[]) => send({ type: "update_settings", settings: { ...wantedSettings(state), decks: slugs } });
+  const renameDeck = (slug: string, name: string) => {
+    if (token) api.renameDeck(slug, { token, name }).then(() => refreshDecks(), () => undefined);
+  };
+  const deleteDeck = (slug: string) => {
+    if (!token) return;
+    api.deleteDeck(slug, { token }).then(() => {
+      if (chosen.includes(slug)) chooseDecks(chosen.filter((x) => x !== slug));
+      if (describing === slug) setDescribing(null);
+      void refreshDecks();
+    }, () => undefined);
+  };
   const addBot = () => send({ type: "add_bot", level });
   const setBotLevel = (seat: string, l: BotLevel) => send({ type: "set_bot_level", player: seat, level: l });
   const setLanguage = (language: Lang) => send({ type: "update_settings", settings: { ...wantedSettings(state), language } });
@@ -153,17 +164,17 @@ export function Lobby({ state, send }: { state: ClientState; send: Send }) {
       </section>
       {decks.length > 0 ? (
         <section class="panel lobby-decks">
-          <DeckPicker decks={decks} chosen={s.decks ?? []} onChange={isHost ? chooseDecks : undefined} />
+          <DeckPicker decks={decks} chosen={s.decks ?? []} onChange={isHost ? chooseDecks : undefined} onRename={renameDeck} onDelete={deleteDeck} />
           {isHost && token ? (
             <details class="more" data-testid="own-pictures">
               <summary>{t("upload.title")}</summary>
-              <DeckUpload token={token} onImported={(slug) => { void refreshDecks(); chooseDecks([...chosen, slug].slice(-8)); setDescribing(slug); }} />
+              <DeckUpload token={token} mine={decks.filter((d) => d.mine)} onImported={(slug) => { void refreshDecks(); if (!chosen.includes(slug)) chooseDecks([...chosen, slug].slice(-8)); setDescribing(slug); }} />
               {importable.map((d) => (
                 <button key={d.slug} type="button" class="btn btn-small" onClick={() => setDescribing(describing === d.slug ? null : d.slug)} aria-expanded={describing === d.slug ? "true" : "false"} data-testid="describe">
                   {t("captions.open", { name: d.name })}
                 </button>
               ))}
-              {describing ? <CaptionEditor key={describing} slug={describing} token={token} onSaved={() => void refreshDecks()} /> : null}
+              {describing ? <CaptionEditor key={`${describing} ${decks.find((d) => d.slug === describing)?.card_count ?? 0}`} slug={describing} token={token} onSaved={() => void refreshDecks()} /> : null}
             </details>
           ) : null}
         </section>
