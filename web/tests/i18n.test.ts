@@ -136,6 +136,20 @@ describe("plural forms", () => {
     });
   }
 
+  const cards: Record<Lang, string[]> = {
+    en: ["0 cards", "1 card", "2 cards", "5 cards", "22 cards"],
+    it: ["0 carte", "1 carta", "2 carte", "5 carte", "22 carte"],
+    pl: ["0 kart", "1 karta", "2 karty", "5 kart", "22 karty"],
+    es: ["0 cartas", "1 carta", "2 cartas", "5 cartas", "22 cartas"],
+    pt: ["0 cartas", "1 carta", "2 cartas", "5 cartas", "22 cartas"],
+    fr: ["0 carte", "1 carte", "2 cartes", "5 cartes", "22 cartes"],
+  };
+  for (const lang of LANGUAGES) {
+    it(`${lang}: a deck's card count agrees with its number`, () => {
+      expect(counts.map((n) => say(lang, "decks.count", n))).toEqual(cards[lang]);
+    });
+  }
+
   it("Polish rounds and cards take one, few and many forms", () => {
     expect(counts.map((n) => say("pl", "summary.maxRounds", n))).toEqual(
       ["Najwyżej 0 rund.", "Najwyżej 1 runda.", "Najwyżej 2 rundy.", "Najwyżej 5 rund.", "Najwyżej 22 rundy."],
