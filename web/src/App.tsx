@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from "preact/hooks";
 import { english, loadMessages, pickLanguage, saveLanguage, savedLanguage, translate, type Lang, type Messages } from "./i18n";
 import { I18nContext } from "./i18n/context";
 import { Home } from "./screens/Home";
+import { HowToPlay } from "./screens/HowToPlay";
 import { NotFound } from "./screens/NotFound";
 import { Room } from "./screens/Room";
 import { parseRoute, type Route } from "./routes";
@@ -36,7 +37,7 @@ export function App() {
   if (!messages) return null;
   return (
     <I18nContext.Provider value={i18n}>
-      {route.page === "home" ? <Home /> : route.page === "room" ? <Room key={`${route.code}${route.tv}`} code={route.code} tv={route.tv} /> : <NotFound />}
+      {route.page === "home" ? <Home /> : route.page === "room" ? <Room key={`${route.code}${route.tv}`} code={route.code} tv={route.tv} /> : route.page === "rules" ? <HowToPlay /> : <NotFound />}
     </I18nContext.Provider>
   );
 }

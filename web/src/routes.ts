@@ -2,6 +2,7 @@
 
 export type Route =
   | { page: "home" }
+  | { page: "rules" }
   | { page: "room"; code: string; tv: boolean }
   | { page: "notFound"; path: string };
 
@@ -11,6 +12,7 @@ export function parseRoute(path: string): Route {
   const m = ROOM.exec(path);
   if (m) return { page: "room", code: m[1]!.toUpperCase(), tv: Boolean(m[2]) };
   if (path === "/" || path === "" || path === "/index.html") return { page: "home" };
+  if (path === "/rules" || path === "/rules/") return { page: "rules" };
   return { page: "notFound", path };
 }
 

@@ -10,6 +10,7 @@ describe("routes", () => {
     expect(parseRoute("/r/abcd")).toEqual({ page: "room", code: "ABCD", tv: false });
     expect(parseRoute("/r/ABCD/tv")).toEqual({ page: "room", code: "ABCD", tv: true });
     expect(parseRoute("/")).toEqual({ page: "home" });
+    expect(parseRoute("/rules")).toEqual({ page: "rules" });
     expect(parseRoute("/r/!!bad")).toEqual({ page: "notFound", path: "/r/!!bad" });
     expect(parseRoute("/nothing")).toEqual({ page: "notFound", path: "/nothing" });
   });

@@ -48,6 +48,26 @@ export function Chat({ state, send, tv: tvAsked = false }: { state: ClientState;
     if (el) el.scrollTop = el.scrollHeight;
   }, [talk.lines[talk.lines.length - 1]?.id, hidden]); // the newest line, also once the kept lines are capped
 
+  // Lines that came while the talk was out of sight (a phone's screen is far above it): a sign
+  // floats at the bottom of the screen and leads there.
+  const section = useRef<HTMLElement>(null);
+  const [inSight, setInSight] = useState(true);
+  const [readUpTo, setReadUpTo] = useState(talk.received);
+  useEffect(() => {
+    const el = section.current;
+    if (!el || tv || typeof IntersectionObserver === "undefined") return undefined;
+    const watch = new IntersectionObserver(([e]) => setInSight(Boolean(e?.isIntersecting)));
+    watch.observe(el);
+    return () => watch.disconnect();
+  }, [tv, hidden]);
+  useEffect(() => { if (inSight) setReadUpTo(talk.received); }, [inSight, talk.received]);
+  const away = !tv && !hidden && !inSight && talk.received > readUpTo ? talk.received - readUpTo : 0;
+  const newSign = away > 0 ? (
+    <button type="button" class="chat-new" onClick={() => section.current?.scrollIntoView({ block: "center" })} data-testid="chat-new">
+      💬 {t("talk.showNew", { count: away })}
+    </button>
+  ) : null;
+
   if (hidden) {
     if (tv) return null;
     return (
@@ -75,7 +95,8 @@ export function Chat({ state, send, tv: tvAsked = false }: { state: ClientState;
   };
 
   return (
-    <section class={`chat panel${tv ? " chat--tv" : ""}`} aria-labelledby="chat-title" data-testid="chat">
+    <section ref={section} class={`chat panel${tv ? " chat--tv" : ""}`} aria-labelledby="chat-title" data-testid="chat">
+      {newSign}
       <div class="chat-head">
         <h2 id="chat-title" class="section-title">{t("talk.title")}</h2>
         {tv ? null : (

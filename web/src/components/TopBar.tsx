@@ -1,5 +1,6 @@
 import { LANGUAGES, LANGUAGE_NAMES, type Lang } from "../i18n";
 import { useI18n } from "../i18n/context";
+import { navigate } from "../routes";
 import { useMuted } from "../sound";
 import type { ConnStatus } from "../state/reducer";
 
@@ -45,6 +46,16 @@ export function MuteToggle() {
   );
 }
 
+/** How to play, from every page: in a new tab from a room, so the game stays where it is. */
+export function HelpLink() {
+  const { t } = useI18n();
+  const inRoom = location.pathname.startsWith("/r/");
+  return (
+    <a class="help-link" href="/rules" target={inRoom ? "_blank" : undefined} rel={inRoom ? "noopener" : undefined}
+      onClick={(e) => { if (!inRoom) { e.preventDefault(); navigate("/rules"); } }} aria-label={t("help.link")} title={t("help.link")} data-testid="help-link">?</a>
+  );
+}
+
 export function TopBar({ children }: { children?: preact.ComponentChildren }) {
   const { t } = useI18n();
   return (
@@ -55,6 +66,7 @@ export function TopBar({ children }: { children?: preact.ComponentChildren }) {
       </a>
       <div class="topbar-right">
         {children}
+        <HelpLink />
         <MuteToggle />
         <LanguageMenu />
       </div>

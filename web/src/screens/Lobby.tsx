@@ -83,7 +83,7 @@ export function Lobby({ state, send }: { state: ClientState; send: Send }) {
   const canRead = room.bots_can_read;
 
   return (
-    <main class="lobby" data-testid="lobby">
+    <main class={`lobby${isHost ? " lobby--host" : ""}`} data-testid="lobby">
       <section class="panel lobby-share">
         <h1>{t("lobby.room")} <span class="room-code" data-testid="room-code">{room.code}</span></h1>
         <h2>{t("lobby.share")}</h2>
@@ -155,7 +155,6 @@ export function Lobby({ state, send }: { state: ClientState; send: Send }) {
               <button type="button" class="btn" onClick={addBot} data-testid="add-bot">+ {t("lobby.addBot")}</button>
               <LevelSelect value={level} onChange={setLevel} label={t("bot.levelNew")} testid="add-bot-level" />
             </div>
-            <button type="button" class="btn btn-primary btn-big" onClick={() => send({ type: "start_game" })} disabled={isPending(state, "start_game")} data-testid="start">{t("lobby.start")}</button>
           </div>
         ) : (
           <p class="waiting" data-testid="waiting-host">{you?.role === "spectator" ? t("turn.spectating") : t("lobby.waitingHost")}</p>
@@ -181,6 +180,12 @@ export function Lobby({ state, send }: { state: ClientState; send: Send }) {
       ) : null}
       <Chat state={state} send={send} />
       <ReactionsShown state={state} />
+      {isHost ? (
+        // The host's Start floats at the bottom of the screen: never a long scroll away.
+        <div class="actionbar lobby-start">
+          <button type="button" class="btn btn-primary btn-big" onClick={() => send({ type: "start_game" })} disabled={isPending(state, "start_game")} data-testid="start">{t("lobby.start")}</button>
+        </div>
+      ) : null}
     </main>
   );
 }

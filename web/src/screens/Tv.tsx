@@ -45,6 +45,12 @@ export function Tv({ state }: { state: ClientState }) {
           {view.phase === "clue" && !reveal ? (
             <section class="panel tv-think" data-testid="tv-think">
               <p>✎ {turnText(t, turn(view), room)}</p>
+              <ul class="tv-rules">
+                <li>{t("help.aim")}</li>
+                <li>{t("help.score.some")}</li>
+                <li>{t("help.score.all")}</li>
+                <li>{t("help.score.votes")}</li>
+              </ul>
             </section>
           ) : null}
           {reveal ? <Reveal result={reveal} room={room} onZoom={(cards, index) => setZoom({ cards, index })} /> : null}
