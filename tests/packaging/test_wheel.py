@@ -5,6 +5,7 @@ that the README's commands make prints a deprecation warning of the build backen
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import os
 import re
@@ -79,25 +80,54 @@ def test_the_build_prints_no_deprecation_warning(dist: tuple[Path, Path, str]) -
     assert _deprecations(printed) == []
 
 
+def _client_in_wheel(wheel: Path) -> dict[str, bytes]:
+    """The web client's files the wheel carries, by path under the client folder."""
+    with zipfile.ZipFile(wheel) as archive:
+        return {
+            n.removeprefix(WHEEL_CLIENT): archive.read(n)
+            for n in archive.namelist()
+            if n.startswith(WHEEL_CLIENT)
+        }
+
+
 def test_the_wheel_carries_client_decks_vectors_and_licences(dist: tuple[Path, Path, str]) -> None:
+    """Compared with the sdist of the same build, not with web/dist now: someone working in
+    this checkout may build the client again meanwhile."""
     sdist, wheel, _ = dist
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
         metadata = archive.read("dixit-0.1.0.dist-info/METADATA").decode()
     with tarfile.open(sdist) as archive:
-        in_sdist = {n.split("/", 1)[1] for n in archive.getnames() if "/" in n}
-    client = {str(p.relative_to(CLIENT)) for p in CLIENT.rglob("*") if p.is_file()}
-    assert {n.removeprefix(WHEEL_CLIENT) for n in names if n.startswith(WHEEL_CLIENT)} == client
+        in_sdist = {m.name.split("/", 1)[1] for m in archive.getmembers() if m.isfile()}
+    client = _client_in_wheel(wheel)
+    assert {f"web/dist/{c}" for c in client} == {n for n in in_sdist if n.startswith("web/dist/")}
+    scripts = re.findall(r'(?:src|href)="/(assets/[^"]+)"', client["index.html"].decode())
+    assert scripts and set(scripts) <= set(client)
     tracked = subprocess.run(
         ["git", "ls-files", "src/dixit"], cwd=ROOT, check=True, capture_output=True, text=True
     ).stdout.split()
     assert tracked
-    assert [t for t in tracked if t.removeprefix("src/") not in names] == []
+    missing = [t for t in tracked if t.removeprefix("src/") not in names]
+    assert [t for t in missing if (ROOT / t).is_file()] == []
     assert "dixit/bots/data/vectors.npz" in names
     info = "dixit-0.1.0.dist-info/"
     assert {f"{info}licenses/LICENSE", f"{info}licenses/THIRD_PARTY_NOTICES"} <= names
     assert "License-Expression: MIT AND CC-BY-SA-4.0" in metadata.splitlines()
-    assert {f"web/dist/{c}" for c in client} <= in_sdist
+
+
+def test_the_image_is_made_of_the_wheel_alone(dist: tuple[Path, Path, str]) -> None:
+    """deploy/Dockerfile copies the wheel `make dist` makes out of its build context dist/ (and
+    the context sends nothing else); compose builds it so and leaves the client to the wheel."""
+    sdist, wheel, _ = dist
+    deploy = ROOT / "deploy"
+    copies = re.findall(r"^COPY (\S+) ", (deploy / "Dockerfile").read_text(), re.MULTILINE)
+    assert len(copies) == 1
+    assert fnmatch.fnmatch(wheel.name, copies[0]) and not fnmatch.fnmatch(sdist.name, copies[0])
+    ignored = (deploy / "Dockerfile.dockerignore").read_text().splitlines()
+    assert [line for line in ignored if not line.startswith("#")] == ["*", f"!{copies[0]}"]
+    compose = (deploy / "compose.yaml").read_text()
+    assert "context: ../dist\n      dockerfile: ../deploy/Dockerfile\n" in compose
+    assert "--client-dir" not in compose
 
 
 def _free_port() -> int:
@@ -151,14 +181,17 @@ def served(installed: Path, tmp_path: Path) -> Iterator[str]:
 
 
 @pytest.mark.timeout(INSTALL_TIMEOUT_S + 120)
-def test_the_installed_wheel_serves_the_game(installed: Path, served: str) -> None:
+def test_the_installed_wheel_serves_the_game(
+    dist: tuple[Path, Path, str], installed: Path, served: str
+) -> None:
+    client = _client_in_wheel(dist[1])
     where = _run([str(installed / "python"), "-c", "import dixit; print(dixit.__file__)"], ROOT)
     assert Path(where.strip()).is_relative_to(installed.parent)
     status, kind, page = _get(f"{served}/")
     assert (status, kind.split(";")[0]) == (200, "text/html")
-    assert page == (CLIENT / "index.html").read_bytes()
+    assert page == client["index.html"]
     (script,) = re.findall(r'src="/(assets/index-[^"]+\.js)"', page.decode())
-    assert _get(f"{served}/{script}")[2] == (CLIENT / script).read_bytes()
+    assert _get(f"{served}/{script}")[2] == client[script]
     decks = json.loads(_get(f"{served}/api/decks")[2])["decks"]
     (default,) = [d for d in decks if d["default"]]
     assert default["card_count"] > 0
