@@ -6,13 +6,13 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from . import arena, bot, dataset, deck, replay, score, serve, simulate
+from . import arena, bot, dataset, deck, replay, score, serve, simulate, store
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="dixit", description="Dixit, the storytelling card game.")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in (serve, score, simulate, arena, bot, replay, deck, dataset):
+    for module in (serve, score, simulate, arena, bot, replay, deck, dataset, store):
         module.register(subparsers)
     return parser
 

@@ -10,6 +10,32 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from dixit.storage.retention import Retention, parse_duration
+
+
+def add_retention_arguments(parser: argparse.ArgumentParser) -> None:
+    """How long the store keeps each kind of room (``dixit serve`` and ``dixit store``)."""
+    keep = Retention()
+
+    def option(flag: str, default: float | None, what: str) -> None:
+        shown = "forever" if default is None else f"{default / 3600:g}h"
+        parser.add_argument(
+            flag, type=parse_duration, default=default, metavar="DURATION",
+            help=f"{what}: kept this long after the last change (90s, 30m, 24h, 7d or "
+            f"forever; default {shown})",
+        )  # fmt: skip
+
+    option("--keep-lobby", keep.lobby_s, "a room whose first game never started")
+    option("--keep-abandoned", keep.abandoned_s, "a game nobody plays on")
+    option("--keep-finished", keep.finished_s, "a finished game (the dataset)")
+    option("--keep-uploads", keep.uploads_s, "an uploaded deck no stored room deals from")
+
+
+def retention_of(args: argparse.Namespace, every_s: float = Retention().every_s) -> Retention:
+    return Retention(
+        args.keep_lobby, args.keep_abandoned, args.keep_finished, args.keep_uploads, every_s
+    )
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = subparsers.add_parser(
@@ -116,6 +142,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         help="a site whose pages may open room sockets besides this server's own "
         "(https://example.org; * for any); repeat for several",
     )
+    add_retention_arguments(parser)
+    parser.add_argument(
+        "--sweep-every",
+        type=parse_duration,
+        default=600.0,
+        metavar="DURATION",
+        help="how often the server deletes what the retention rules no longer keep (10m)",
+    )
     parser.add_argument("--log-level", default="info", help="uvicorn log level")
     parser.add_argument(
         "--log-format",
@@ -157,6 +191,7 @@ def run(args: argparse.Namespace) -> int:
         limits=Limits(max_rooms=args.max_rooms),
         rate_limits=rate_limits,
         allowed_origins=tuple(args.allowed_origin),
+        retention=retention_of(args, args.sweep_every or Retention().every_s),
     )
     problem = asyncio.run(_preflight(database, args.pubsub))
     if problem:

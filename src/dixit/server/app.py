@@ -27,6 +27,7 @@ from .http_errors import ERRORS
 from .hub import Hub
 from .limits import Limiter
 from .public_rooms import add_table_routes
+from .retention import sweep_forever
 from .room import Services
 from .security import Guard, socket_admission
 from .static import ClientFiles
@@ -67,6 +68,16 @@ def create_app(config: ServerConfig) -> FastAPI:
         metrics.gc.install()
         await hub.start()
         state["hub"] = hub
+        # One process of several sweeps the shared store (:mod:`.retention`).
+        sweeper = (
+            asyncio.get_running_loop().create_task(
+                sweep_forever(
+                    services.store, config.retention, hub.rooms.__contains__, services.cards
+                )
+            )
+            if config.worker == 1
+            else None
+        )
         try:
             # Room sockets (/ws/{code}) are served by uvicorn's WebSocket protocol class,
             # :class:`.websocket.RoomSocket`, which finds the hub in the lifespan's state.
@@ -79,6 +90,8 @@ def create_app(config: ServerConfig) -> FastAPI:
             )
             yield {STATE_KEY: sockets}
         finally:
+            if sweeper is not None:
+                sweeper.cancel()
             metrics.gc.remove()
             rooms = list(hub.rooms.values())
             await hub.stop()

@@ -48,6 +48,7 @@ class DeckSummary:
     described: int = 0
     default: bool = False
     owner: str | None = None  # the uploader's token hash: private to them and its rooms
+    modified: float = 0.0  # when its manifest last changed (Unix time; 0: unknown)
 
 
 @dataclass(frozen=True)
@@ -249,6 +250,7 @@ class LibraryCards:
             sum(1 for c in deck.cards if described(c.metadata)),
             default,
             deck.owner,
+            _modified(deck.directory / "deck.json"),
         )
 
     def decks(self) -> list[DeckSummary]:
@@ -338,6 +340,13 @@ def described(meta: Mapping[str, Any] | None) -> bool:
 
 
 _heads: dict[Path, tuple[float, dict[str, Any]]] = {}
+
+
+def _modified(manifest: Path) -> float:
+    try:
+        return manifest.stat().st_mtime
+    except OSError:
+        return 0.0
 
 
 def _deck_head(manifest: Path) -> dict[str, Any]:

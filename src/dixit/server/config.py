@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import dixit
+from dixit.storage.retention import Retention
 
 from .limits import RateLimits
 
@@ -41,6 +42,7 @@ class ServerConfig:
     finished_unload_s: float = 15.0  # the same for a room whose game is over
     limits: Limits = field(default_factory=Limits)
     rate_limits: RateLimits = field(default_factory=RateLimits)
+    retention: Retention = field(default_factory=Retention)  # what the store keeps, how long
     # Pages of these origins (``https://example.org``) may open room sockets besides the
     # server's own; ``*`` any.
     allowed_origins: tuple[str, ...] = ()

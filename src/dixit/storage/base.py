@@ -91,6 +91,27 @@ class VersionedRoom:
 
 
 @dataclass(frozen=True, slots=True)
+class StaleRoom:
+    """A room record not written since ``updated`` (Unix time), with its version."""
+
+    code: str
+    data: JSONDict
+    version: int
+    updated: float
+
+
+@dataclass(frozen=True, slots=True)
+class StoreStats:
+    """What a store holds: room records by ``status``, events, and bytes on disk (``used``
+    of ``size``: the rest is free space the database reuses)."""
+
+    rooms: dict[str, int]
+    events: int
+    size_bytes: int
+    used_bytes: int
+
+
+@dataclass(frozen=True, slots=True)
 class CommandKey:
     """Who sent which command: the durable de-duplication key within a room."""
 
@@ -208,6 +229,25 @@ class EventStore(Protocol):
 
     async def release_lease(self, name: str, holder: str) -> None:
         """Give the lease up at once (if ``holder`` still has it)."""
+        ...
+
+    async def stale_rooms(
+        self, status: str, updated_before: float, limit: int, *, first_game: bool = False
+    ) -> list[StaleRoom]:
+        """Room records whose ``status`` field is ``status`` (and, with ``first_game``, whose
+        ``game_number`` is 1) not written since ``updated_before`` (Unix time), oldest first."""
+        ...
+
+    async def delete_room(self, code: str, expected_version: int, streams: Sequence[str]) -> bool:
+        """Delete a room record still at ``expected_version``, with the event ``streams`` of
+        its games, its command ids and its lease, in one transaction; False (nothing deleted)
+        if it was written meanwhile or is gone."""
+        ...
+
+    async def stats(self) -> StoreStats: ...
+
+    async def vacuum(self) -> None:
+        """Give the space deleted rows left back to the file system (operators only)."""
         ...
 
     async def lease(self, name: str) -> Lease | None:

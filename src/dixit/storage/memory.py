@@ -13,7 +13,9 @@ from .base import (
     JSONDict,
     Lease,
     RoomRecord,
+    StaleRoom,
     StoredEvent,
+    StoreStats,
     VersionConflict,
     VersionedRoom,
     room_stream,
@@ -26,6 +28,7 @@ class MemoryEventStore:
         self._rooms: dict[str, tuple[str, int]] = {}  # code -> (JSON text, version)
         self._commands: set[tuple[str, str, str]] = set()
         self._leases: dict[str, tuple[str, int, float]] = {}  # name -> holder, epoch, expiry
+        self._updated: dict[str, float] = {}  # code -> when its record was last written
 
     async def open(self) -> None:
         return None
@@ -77,6 +80,7 @@ class MemoryEventStore:
     def _write_room(self, room: RoomRecord) -> int:
         version = self._rooms.get(room.code, ("", 0))[1] + 1
         self._rooms[room.code] = (json.dumps(room.data), version)
+        self._updated[room.code] = time.time()
         return version
 
     async def save_room(self, room: RoomRecord) -> None:
@@ -107,6 +111,42 @@ class MemoryEventStore:
 
     async def room_codes(self) -> list[str]:
         return list(self._rooms)
+
+    async def stale_rooms(
+        self, status: str, updated_before: float, limit: int, *, first_game: bool = False
+    ) -> list[StaleRoom]:
+        found = []
+        for code in sorted(self._rooms, key=lambda c: self._updated[c]):
+            text, version = self._rooms[code]
+            data = dict(json.loads(text))
+            if self._updated[code] >= updated_before:
+                break
+            if data.get("status") == status and (not first_game or data.get("game_number") == 1):
+                found.append(StaleRoom(code, data, version, self._updated[code]))
+            if len(found) >= limit:
+                break
+        return found
+
+    async def delete_room(self, code: str, expected_version: int, streams: Sequence[str]) -> bool:
+        if self._rooms.get(code, ("", 0))[1] != expected_version or code not in self._rooms:
+            return False
+        del self._rooms[code], self._updated[code]
+        for stream in streams:
+            self._streams.pop(stream, None)
+        self._commands = {c for c in self._commands if c[0] != code}
+        self._leases.pop(room_stream(code), None)
+        return True
+
+    async def stats(self) -> StoreStats:
+        rooms: dict[str, int] = {}
+        for text, _ in self._rooms.values():
+            status = str(json.loads(text).get("status"))
+            rooms[status] = rooms.get(status, 0) + 1
+        events = sum(len(log) for log in self._streams.values())
+        return StoreStats(rooms, events, 0, 0)
+
+    async def vacuum(self) -> None:
+        return None
 
     async def acquire_lease(self, name: str, holder: str, ttl_s: float) -> Lease | None:
         now = time.monotonic()

@@ -33,10 +33,12 @@ from .base import (
     JSONDict,
     Lease,
     RoomRecord,
+    StaleRoom,
     StorageError,
     StoreBusy,
     StoredEvent,
     StoreFull,
+    StoreStats,
     StoreUnavailable,
     VersionConflict,
     VersionedRoom,
@@ -77,6 +79,7 @@ CREATE TABLE IF NOT EXISTS dixit_leases (
     epoch BIGINT NOT NULL,
     expires TIMESTAMPTZ NOT NULL
 );
+CREATE INDEX IF NOT EXISTS dixit_rooms_updated ON dixit_rooms (updated);
 """
 
 UPSERT_ROOM = (
@@ -443,6 +446,64 @@ class PostgresEventStore:
             return [str(code) for (code,) in await cursor.fetchall()]
 
         return await self._read(read)
+
+    async def stale_rooms(
+        self, status: str, updated_before: float, limit: int, *, first_game: bool = False
+    ) -> list[StaleRoom]:
+        async def read(conn: Conn) -> list[StaleRoom]:
+            cursor = await conn.execute(
+                "SELECT code, data, version, extract(epoch FROM updated) FROM dixit_rooms "
+                "WHERE updated < to_timestamp(%s) AND data->>'status' = %s "
+                "AND (NOT %s OR data->>'game_number' = '1') ORDER BY updated LIMIT %s",
+                (updated_before, status, first_game, limit),
+            )
+            rows = await cursor.fetchall()
+            return [StaleRoom(str(c), _obj(d), int(v), float(u)) for c, d, v, u in rows]
+
+        return await self._read(read)
+
+    async def delete_room(self, code: str, expected_version: int, streams: Sequence[str]) -> bool:
+        async def write(conn: Conn) -> bool:
+            cursor = await conn.execute(ROOM_VERSION, (code,))
+            row = await cursor.fetchone()
+            if row is None or int(row[0]) != expected_version:
+                return False
+            await conn.execute("DELETE FROM dixit_rooms WHERE code = %s", (code,))
+            await conn.execute("DELETE FROM dixit_events WHERE stream = ANY(%s)", (list(streams),))
+            await conn.execute("DELETE FROM dixit_commands WHERE room = %s", (code,))
+            await conn.execute("DELETE FROM dixit_leases WHERE name = %s", (room_stream(code),))
+            return True
+
+        return await self._write(write)
+
+    async def stats(self) -> StoreStats:
+        async def read(conn: Conn) -> StoreStats:
+            cursor = await conn.execute(
+                "SELECT data->>'status', count(*) FROM dixit_rooms GROUP BY 1"
+            )
+            rooms = {str(k): int(v) for k, v in await cursor.fetchall()}
+            cursor = await conn.execute("SELECT count(*) FROM dixit_events")
+            (events,) = await cursor.fetchone() or (0,)
+            cursor = await conn.execute(
+                "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c "
+                "JOIN pg_namespace n ON n.oid = c.relnamespace "
+                "WHERE c.relkind = 'r' AND c.relname LIKE 'dixit\\_%%' "
+                "AND n.nspname = current_schema()"
+            )
+            (size,) = await cursor.fetchone() or (0,)
+            return StoreStats(rooms, int(events), int(size), int(size))
+
+        return await self._read(read)
+
+    async def vacuum(self) -> None:
+        """``VACUUM`` the store's tables: dead rows' space reused, readers and writers go on."""
+
+        async def run(conn: Conn) -> None:
+            for table in ("dixit_events", "dixit_rooms", "dixit_commands", "dixit_leases"):
+                await conn.execute(f"VACUUM {table}")  # (names: not from input)
+
+        async with self._connection() as conn:
+            await run(conn)
 
 
 def _server_error(error: psycopg.OperationalError) -> StorageError:

@@ -57,10 +57,12 @@ from .base import (
     JSONDict,
     Lease,
     RoomRecord,
+    StaleRoom,
     StorageError,
     StoreBusy,
     StoredEvent,
     StoreFull,
+    StoreStats,
     VersionConflict,
     VersionedRoom,
     event_rows,
@@ -117,6 +119,7 @@ CREATE TABLE IF NOT EXISTS leases (
     epoch INTEGER NOT NULL,
     expires REAL NOT NULL
 );
+CREATE INDEX IF NOT EXISTS rooms_updated ON rooms (updated);
 """
 # Databases from before room versions: every existing record counts as version 1.
 ADD_ROOM_VERSION = "ALTER TABLE rooms ADD COLUMN version INTEGER NOT NULL DEFAULT 1"
@@ -644,6 +647,71 @@ class SQLiteEventStore:
             return [code for (code,) in cursor]
 
         return await self._run(read, read=True)
+
+    async def stale_rooms(
+        self, status: str, updated_before: float, limit: int, *, first_game: bool = False
+    ) -> list[StaleRoom]:
+        def read(db: sqlite3.Connection) -> list[StaleRoom]:
+            cursor = db.execute(
+                "SELECT code, data, version, updated FROM rooms WHERE updated < ? "
+                "AND json_extract(data, '$.status') = ? "
+                "AND (? = 0 OR json_extract(data, '$.game_number') = 1) "
+                "ORDER BY updated LIMIT ?",
+                (updated_before, status, int(first_game), limit),
+            )
+            return [StaleRoom(c, dict(json.loads(d)), v, u) for c, d, v, u in cursor]
+
+        return await self._run(read, read=True)
+
+    async def delete_room(self, code: str, expected_version: int, streams: Sequence[str]) -> bool:
+        def write(db: sqlite3.Connection) -> bool:
+            row = db.execute("SELECT version FROM rooms WHERE code = ?", (code,)).fetchone()
+            if row is None or row[0] != expected_version:
+                return False
+            db.execute("DELETE FROM rooms WHERE code = ?", (code,))
+            db.executemany("DELETE FROM events WHERE stream = ?", [(s,) for s in streams])
+            db.execute("DELETE FROM commands WHERE room = ?", (code,))
+            db.execute("DELETE FROM leases WHERE name = ?", (room_stream(code),))
+            self._writes += 1
+            return True
+
+        return await self._run(write)
+
+    async def stats(self) -> StoreStats:
+        def read(db: sqlite3.Connection) -> StoreStats:
+            rooms = dict(
+                db.execute(
+                    "SELECT json_extract(data, '$.status'), count(*) FROM rooms GROUP BY 1"
+                ).fetchall()
+            )
+            (events,) = db.execute("SELECT count(*) FROM events").fetchone()
+            (pages,) = db.execute("PRAGMA page_count").fetchone()
+            (free,) = db.execute("PRAGMA freelist_count").fetchone()
+            (size,) = db.execute("PRAGMA page_size").fetchone()
+            return StoreStats(
+                {str(k): int(v) for k, v in rooms.items()}, int(events), pages * size,
+                (pages - free) * size,
+            )  # fmt: skip
+
+        return await self._run(read, read=True)
+
+    async def vacuum(self) -> None:
+        """Give the free pages back to the file system (``VACUUM``: it holds the write lock
+        while it copies the database, seconds for a large file)."""
+        if self.path == ":memory:":
+            return
+
+        def vacuum() -> None:
+            db = sqlite3.connect(self.path, isolation_level=None, timeout=self.lock_wait_s)
+            try:
+                db.execute("VACUUM")
+            finally:
+                db.close()
+
+        try:
+            await asyncio.to_thread(vacuum)
+        except sqlite3.Error as error:
+            raise _coded(error) from None
 
     async def check(self) -> None:
         """Raise a :class:`StorageError` unless the database answers a read and the last write
