@@ -56,8 +56,9 @@ class Driver:
         self.do(SubmitCards(player, self.state.hands[player][:n]))
 
     def submit_all(self) -> None:
-        for player in self.state.voters:
-            self.submit(player)
+        for player in self.state.players:
+            if player != self.state.storyteller:
+                self.submit(player)
 
     def card_of(self, owner: str, index: int = 0) -> str:
         if owner == self.state.storyteller:

@@ -20,16 +20,19 @@ from .commands import (
     PlayerId,
     StartGame,
     SubmitCards,
+    VoidCard,
 )
 from .decide import decide, execute
 from .errors import Code, CodedError, GameError, InvalidLog
 from .events import (
     CardsDrawn,
     CardsSubmitted,
+    CardVoided,
     ClueGiven,
     Event,
     GameEnded,
     GameStarted,
+    HandsPassed,
     PileReshuffled,
     PointsAwarded,
     RoundScored,
@@ -40,8 +43,8 @@ from .events import (
 from .legal import LegalActions, legal_actions, waiting_for
 from .playthrough import CLUE_WORDS, Chooser, playthrough, random_command, random_playthrough
 from .results import AwardReason, EndReason, Outcome
-from .rules import EDITIONS, Rules, rules_for
-from .scoring import score_round
+from .rules import EDITIONS, MODES, Rules, rules_for
+from .scoring import score_party_round, score_round
 from .state import GameState, Phase, evolve, evolve_all, replay
 from .verify import verify
 from .views import PlayerView, SeatView, player_view, seat_view
@@ -49,8 +52,10 @@ from .views import PlayerView, SeatView, player_view, seat_view
 __all__ = [
     "CLUE_WORDS",
     "EDITIONS",
+    "MODES",
     "AwardReason",
     "CardId",
+    "CardVoided",
     "CardsDrawn",
     "CardsSubmitted",
     "CastVote",
@@ -67,6 +72,7 @@ __all__ = [
     "GameStarted",
     "GameState",
     "GiveClue",
+    "HandsPassed",
     "InvalidLog",
     "LegalActions",
     "Outcome",
@@ -82,6 +88,7 @@ __all__ = [
     "StartGame",
     "SubmitCards",
     "TableLaid",
+    "VoidCard",
     "VoteCast",
     "decide",
     "evolve",
@@ -94,6 +101,7 @@ __all__ = [
     "random_playthrough",
     "replay",
     "rules_for",
+    "score_party_round",
     "score_round",
     "seat_view",
     "verify",

@@ -45,7 +45,22 @@ class SubmitCards:
 @quick_init
 @dataclass(frozen=True, slots=True)
 class CastVote:
-    """A player other than the storyteller votes for the card they think is the storyteller's."""
+    """A player other than the storyteller votes for the card they think is the storyteller's
+    (in party play: the card they think most others pick; the storyteller votes too).
+
+    ``second``: a second vote, on another card, where the rules give two (7 or more Odyssey
+    players); it is optional. Both votes are cast at once and are final.
+    """
+
+    player: PlayerId
+    card: CardId
+    second: CardId | None = None
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class VoidCard:
+    """Party play: the storyteller secretly voids one table card; votes on it score nothing."""
 
     player: PlayerId
     card: CardId
@@ -59,9 +74,10 @@ class EndGame:
     reason: EndReason | str = EndReason.ENDED_BY_HOST
 
 
-Command = StartGame | GiveClue | SubmitCards | CastVote | EndGame
-PLAYER_COMMANDS: tuple[type[GiveClue | SubmitCards | CastVote], ...] = (
+Command = StartGame | GiveClue | SubmitCards | CastVote | VoidCard | EndGame
+PLAYER_COMMANDS: tuple[type[GiveClue | SubmitCards | CastVote | VoidCard], ...] = (
     GiveClue,
     SubmitCards,
     CastVote,
+    VoidCard,
 )

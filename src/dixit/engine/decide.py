@@ -20,15 +20,18 @@ from .commands import (
     PlayerId,
     StartGame,
     SubmitCards,
+    VoidCard,
 )
 from .errors import Code, GameError
 from .events import (
     CardsDrawn,
     CardsSubmitted,
+    CardVoided,
     ClueGiven,
     Event,
     GameEnded,
     GameStarted,
+    HandsPassed,
     PileReshuffled,
     RoundScored,
     RoundStarted,
@@ -37,14 +40,14 @@ from .events import (
 )
 from .results import RULES_ENDINGS, EndReason
 from .rules import check_players, validate
-from .scoring import score_round
+from .scoring import score_party_round, score_round
 from .state import CLUE, OVER, SUBMIT, VOTE, GameState, Phase, evolve_all
 
 
 def decide(state: GameState | None, command: Command, rng: random.Random) -> list[Event]:
     """The events ``command`` causes, or a :class:`GameError` (and no change)."""
     if (
-        isinstance(command, (GiveClue, SubmitCards, CastVote))
+        isinstance(command, (GiveClue, SubmitCards, CastVote, VoidCard))
         and state is not None
         and state.phase is not OVER
         and command.player in state.hands
@@ -184,24 +187,65 @@ def _vote(state: GameState, command: CastVote, rng: random.Random) -> list[Event
     player = command.player
     if state.phase is not VOTE:
         _check_phase(state, VOTE, "vote")
-    if player == state.storyteller:
+    everyone = state.rules.everyone_votes
+    if player == state.storyteller and not everyone:
         raise GameError(Code.STORYTELLER_CANNOT_VOTE, "the storyteller does not vote")
     if player in state.votes:
         raise GameError(Code.ALREADY_VOTED, "you have already voted this round")
-    card = _own(state.table, command.card)
-    if card is None:
-        raise GameError(Code.CARD_NOT_ON_TABLE, "that card is not on the table")
-    if card in state.submissions[player]:
-        raise GameError(Code.CANNOT_VOTE_OWN_CARD, "you cannot vote for your own card")
-    events: list[Event] = [VoteCast(player, card)]
-    if len(state.votes) + 2 == len(state.players):
+    card = _votable(state, player, command.card, everyone)
+    second = command.second
+    if second is not None:
+        if state.rules.votes_each_for(len(state.players)) < 2:
+            raise GameError(Code.ONE_VOTE_ONLY, "each player has one vote at this table")
+        second = _votable(state, player, second, everyone)
+        if second == card:
+            raise GameError(Code.DUPLICATE_CARD, "the second vote goes on another card")
+    events: list[Event] = [VoteCast(player, card, second)]
+    voters = len(state.players) if everyone else len(state.players) - 1
+    if len(state.votes) + 1 == voters and (not everyone or state.void is not None):
         votes = dict(state.votes)
         votes[player] = card
-        events.extend(_end_round(state, votes, rng))
+        second_votes = state.second_votes
+        if second is not None:
+            second_votes = {**second_votes, player: second}
+        events.extend(_end_round(state, votes, second_votes, state.void, rng))
     return events
 
 
-def _end_round(state: GameState, votes: dict[PlayerId, str], rng: random.Random) -> list[Event]:
+def _votable(state: GameState, player: PlayerId, card: object, own_allowed: bool) -> CardId:
+    """The table's own id for a card ``player`` may vote for, or the rejection."""
+    own = _own(state.table, card)
+    if own is None:
+        raise GameError(Code.CARD_NOT_ON_TABLE, "that card is not on the table")
+    if not own_allowed and own in state.submissions[player]:
+        raise GameError(Code.CANNOT_VOTE_OWN_CARD, "you cannot vote for your own card")
+    return own
+
+
+def _void(state: GameState, command: VoidCard, rng: random.Random) -> list[Event]:
+    player = command.player
+    if state.phase is not VOTE:
+        _check_phase(state, VOTE, "void a card")
+    if not state.rules.everyone_votes or player != state.storyteller:
+        raise GameError(Code.CANNOT_VOID, "only the storyteller voids a card, in party play")
+    if state.void is not None:
+        raise GameError(Code.ALREADY_VOIDED, "you have already voided a card this round")
+    card = _own(state.table, command.card)
+    if card is None:
+        raise GameError(Code.CARD_NOT_ON_TABLE, "that card is not on the table")
+    events: list[Event] = [CardVoided(player, card)]
+    if len(state.votes) == len(state.voters):
+        events.extend(_end_round(state, state.votes, state.second_votes, card, rng))
+    return events
+
+
+def _end_round(
+    state: GameState,
+    votes: dict[PlayerId, CardId],
+    second_votes: dict[PlayerId, CardId],
+    void: CardId | None,
+    rng: random.Random,
+) -> list[Event]:
     """Reveal and score; then end the game or refill hands and start the next round."""
     players, rules, storyteller = state.players, state.rules, state.storyteller
     assert storyteller is not None and state.storyteller_card is not None
@@ -209,9 +253,27 @@ def _end_round(state: GameState, votes: dict[PlayerId, str], rng: random.Random)
     for p, cards in state.submissions.items():
         for card in cards:
             owner_of[card] = p
-    outcome, awards = score_round(
-        players, storyteller, owner_of, votes, rules.lone_finder_bonus_for(len(players))
-    )
+    count = len(players)
+    if rules.everyone_votes:
+        assert void is not None
+        outcome, awards = score_party_round(players, votes, void, rules.party_cap)
+    else:
+        outcome, awards = score_round(
+            players,
+            storyteller,
+            owner_of,
+            votes,
+            rules.lone_finder_bonus_for(count),
+            second_votes=second_votes,
+            received_cap=rules.votes_received_cap,
+            single_vote_bonus=rules.single_vote_bonus if rules.votes_each_for(count) > 1 else 0,
+        )
+    cast: list[tuple[PlayerId, CardId]] = []
+    for p in players:
+        if p in votes:
+            cast.append((p, votes[p]))
+            if p in second_votes:
+                cast.append((p, second_votes[p]))
     scored = RoundScored(
         state.round,
         storyteller,
@@ -219,9 +281,10 @@ def _end_round(state: GameState, votes: dict[PlayerId, str], rng: random.Random)
         state.storyteller_card,
         state.table,
         tuple([(card, owner_of[card]) for card in state.table]),  # owners
-        tuple([(p, votes[p]) for p in players if p in votes]),  # votes
+        tuple(cast),  # votes
         outcome,
         awards,
+        void,
     )
     events: list[Event] = [scored]
     scores = dict(state.scores)
@@ -229,12 +292,17 @@ def _end_round(state: GameState, votes: dict[PlayerId, str], rng: random.Random)
         scores[award.player] += award.points
     if rules.end_at_score is not None and max(scores.values()) >= rules.end_at_score:
         return [*events, _game_over(scores, EndReason.SCORE_REACHED)]
-    if rules.max_rounds is not None and state.round >= rules.max_rounds:
+    last = rules.max_rounds_for(count)
+    if last is not None and state.round >= last:
         return [*events, _game_over(scores, EndReason.ROUND_LIMIT)]
 
+    hands = state.hands
+    if rules.pass_hands:
+        events.append(HandsPassed())
+        hands = {p: hands[players[i - 1]] for i, p in enumerate(players)}
     # Refill: every player draws back to a full hand, in seat order.
-    hand_size = rules.hand_size_for(len(players))
-    needs = [(p, hand_size - len(state.hands[p])) for p in players]
+    hand_size = rules.hand_size_for(count)
+    needs = [(p, hand_size - len(hands[p])) for p in players]
     pile = state.pile
     total = sum(n for _, n in needs)
     if len(pile) < total and rules.reshuffle_discards:
@@ -267,4 +335,5 @@ _MOVES: dict[type[Any], Callable[[GameState, Any, random.Random], list[Event]]] 
     GiveClue: _give_clue,
     SubmitCards: _submit,
     CastVote: _vote,
+    VoidCard: _void,
 }

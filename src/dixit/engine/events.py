@@ -64,6 +64,16 @@ class TableLaid:
 class VoteCast:
     player: PlayerId
     card: CardId
+    second: CardId | None = None  # a second vote, where the rules give two
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class CardVoided:
+    """Party play: the storyteller's void (told to everyone only in ``RoundScored``)."""
+
+    storyteller: PlayerId
+    card: CardId
 
 
 @quick_init
@@ -85,9 +95,11 @@ class RoundScored:
     storyteller_card: CardId
     table: tuple[CardId, ...]
     owners: tuple[tuple[CardId, PlayerId], ...]  # in table order
-    votes: tuple[tuple[PlayerId, CardId], ...]  # in seat order
+    # in seat order; a player with two votes appears twice, first vote first
+    votes: tuple[tuple[PlayerId, CardId], ...]
     outcome: Outcome
     awards: tuple[PointsAwarded, ...]
+    void: CardId | None = None  # party play: the card the storyteller voided
 
     def points(self) -> dict[PlayerId, int]:
         totals: dict[PlayerId, int] = {}
@@ -106,6 +118,12 @@ class PileReshuffled:
 
 @quick_init
 @dataclass(frozen=True, slots=True)
+class HandsPassed:
+    """Party play: every player's hand goes to their left-hand neighbour (the next seat)."""
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
 class GameEnded:
     winners: tuple[PlayerId, ...]
     reason: EndReason | str  # a host may give their own reason when stopping a game
@@ -119,7 +137,9 @@ Event = (
     | CardsSubmitted
     | TableLaid
     | VoteCast
+    | CardVoided
     | RoundScored
+    | HandsPassed
     | PileReshuffled
     | GameEnded
 )
@@ -131,7 +151,9 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     CardsSubmitted,
     TableLaid,
     VoteCast,
+    CardVoided,
     RoundScored,
+    HandsPassed,
     PileReshuffled,
     GameEnded,
 )

@@ -16,7 +16,9 @@ class LegalActions:
 
     - ``give_clue``: cards the player may tell a clue about (``max_clue_length`` bounds the clue);
     - ``submit``: cards the player may hand in, exactly ``submit_count`` distinct ones;
-    - ``vote``: table cards the player may vote for (never their own).
+    - ``vote``: table cards the player may vote for (never their own, except in party play);
+      ``vote_count`` 2 when a second vote, on another of these cards, may go with the first;
+    - ``void``: party play, the storyteller: the table cards they may void.
     """
 
     give_clue: tuple[CardId, ...] = ()
@@ -24,9 +26,11 @@ class LegalActions:
     submit_count: int = 0
     vote: tuple[CardId, ...] = ()
     max_clue_length: int = 0
+    vote_count: int = 0
+    void: tuple[CardId, ...] = ()
 
     def __bool__(self) -> bool:
-        return bool(self.give_clue or self.submit or self.vote)
+        return bool(self.give_clue or self.submit or self.vote or self.void)
 
 
 NOTHING = LegalActions()
@@ -50,10 +54,18 @@ def legal_actions(state: GameState, player: PlayerId) -> LegalActions:
             submit_count=state.rules.cards_each_for(len(state.players)),
         )
     if phase is VOTE:
+        rules = state.rules
+        if rules.everyone_votes:
+            void = state.table if player == state.storyteller and state.void is None else ()
+            vote = state.table if player not in state.votes else ()
+            return LegalActions(vote=vote, vote_count=1 if vote else 0, void=void)
         if player == state.storyteller or player in state.votes:
             return NOTHING
         own = state.submissions[player]
-        return LegalActions(vote=tuple([c for c in state.table if c not in own]))
+        return LegalActions(
+            vote=tuple([c for c in state.table if c not in own]),
+            vote_count=rules.votes_each_for(len(state.players)),
+        )
     return NOTHING
 
 
@@ -66,5 +78,13 @@ def waiting_for(state: GameState) -> tuple[PlayerId, ...]:
             [p for p in state.players if p != state.storyteller and p not in state.submissions]
         )
     if state.phase is VOTE:
+        if state.rules.everyone_votes:
+            return tuple(
+                [
+                    p
+                    for p in state.players
+                    if p not in state.votes or (p == state.storyteller and state.void is None)
+                ]
+            )
         return tuple([p for p in state.players if p != state.storyteller and p not in state.votes])
     return ()

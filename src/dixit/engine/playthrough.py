@@ -11,7 +11,16 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 
 from .chance import pick
-from .commands import CardId, CastVote, Command, GiveClue, PlayerId, StartGame, SubmitCards
+from .commands import (
+    CardId,
+    CastVote,
+    Command,
+    GiveClue,
+    PlayerId,
+    StartGame,
+    SubmitCards,
+    VoidCard,
+)
 from .decide import decide, execute
 from .events import Event
 from .legal import waiting_for
@@ -29,7 +38,9 @@ def random_command(state: GameState, player: PlayerId, rng: random.Random) -> Co
 
     The moves are :func:`legal_actions`' own, read straight from the state (this is the hot
     loop of every simulation): a clue about any card in hand, any ``cards_each_for`` distinct
-    cards in hand, a vote for any table card that is not the player's.
+    cards in hand, a vote for any table card that is not the player's (any table card in party
+    play, where the storyteller first voids any), with a second vote on another such card half
+    the time where the rules give two.
     """
     hand = state.hands.get(player)
     if hand is None:
@@ -47,10 +58,23 @@ def random_command(state: GameState, player: PlayerId, rng: random.Random) -> Co
             return SubmitCards(player, (pick(rng, hand),))
         return SubmitCards(player, tuple(rng.sample(hand, count)))
     if phase is VOTE:
+        rules = state.rules
+        if rules.everyone_votes:
+            if player == storyteller and state.void is None:
+                return VoidCard(player, pick(rng, state.table))
+            if player in state.votes:
+                return None
+            return CastVote(player, pick(rng, state.table))
         if player == storyteller or player in state.votes:
             return None
         own = state.submissions[player]
-        return CastVote(player, pick(rng, [c for c in state.table if c not in own]))
+        choices = [c for c in state.table if c not in own]
+        if rules.two_votes_from is None or rules.votes_each_for(len(state.players)) == 1:
+            return CastVote(player, pick(rng, choices))
+        if rng.getrandbits(1):
+            return CastVote(player, pick(rng, choices))
+        first, second = rng.sample(choices, 2)
+        return CastVote(player, first, second)
     return None
 
 

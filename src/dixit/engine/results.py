@@ -11,6 +11,7 @@ class Outcome(StrEnum):
     EVERYBODY = "everybody"
     NOBODY = "nobody"
     SOME = "some"
+    PARTY = "party"  # party play: no one has to find the storyteller's card
 
 
 class AwardReason(StrEnum):
@@ -21,6 +22,8 @@ class AwardReason(StrEnum):
     EVERYBODY_FOUND = "everybody_found"
     NOBODY_FOUND = "nobody_found"
     VOTES_RECEIVED = "votes_received"
+    SINGLE_VOTE_FOUND = "single_vote_found"  # found it with one vote of two
+    VOTED_WITH_OTHERS = "voted_with_others"  # party play: one point per voter on the same card
 
 
 class EndReason(StrEnum):

@@ -1,7 +1,9 @@
-"""Rules as data: the two editions, and every variant as an option that mixes with the others.
+"""Rules as data: the editions, the modes, and every variant as an option that mixes with the
+others.
 
-An edition is a :class:`Rules` value; a variant is a changed field. ``rules_for("classic",
-lone_finder_bonus=True)`` looks an edition up by name and applies options, validating both.
+An edition is a :class:`Rules` value; a variant is a changed field; a mode (``party``) is a named
+set of changed fields. ``rules_for("classic", lone_finder_bonus=True)`` looks an edition up by
+name and applies a mode and options, validating all of them.
 """
 
 from __future__ import annotations
@@ -34,6 +36,23 @@ class Rules:
     # The game ends after this many rounds.
     max_rounds: int | None = None
     clue_max_length: int = DEFAULT_CLUE_MAX_LENGTH
+    # From this many players on, each voter has two votes: the second optional, on another card.
+    two_votes_from: int | None = None
+    # The most points a player scores in a round from votes on their card(s); None: no limit.
+    votes_received_cap: int | None = None
+    # With two votes: the extra points of a player who cast only one vote and found the card.
+    single_vote_bonus: int = 0
+    # The mode's name ("standard" or "party"); its fields are the ones below.
+    mode: str = "standard"
+    # Party play: everyone votes (the storyteller too, and for their own card if they like); the
+    # storyteller voids one table card; a voter scores the voters on their card (see scoring).
+    everyone_votes: bool = False
+    # Party play: the most points a voter scores in a round.
+    party_cap: int = 5
+    # Party play: after a round every player passes their hand to their left-hand neighbour.
+    pass_hands: bool = False
+    # The game ends when every player has been the storyteller this many times.
+    storyteller_turns: int | None = None
 
     def hand_size_for(self, players: int) -> int:
         return self.three_player_hand_size if players == 3 else self.hand_size
@@ -45,6 +64,17 @@ class Rules:
     def table_size_for(self, players: int) -> int:
         return 1 + (players - 1) * self.cards_each_for(players)
 
+    def votes_each_for(self, players: int) -> int:
+        """How many votes each voter may cast (the second one optional)."""
+        return 2 if self.two_votes_from is not None and players >= self.two_votes_from else 1
+
+    def max_rounds_for(self, players: int) -> int | None:
+        """The last round's number, or None when only the pile or a score ends the game."""
+        by_turns = None if self.storyteller_turns is None else self.storyteller_turns * players
+        if by_turns is None or self.max_rounds is None:
+            return by_turns if self.max_rounds is None else self.max_rounds
+        return min(by_turns, self.max_rounds)
+
     def lone_finder_bonus_for(self, players: int) -> bool:
         if self.lone_finder_bonus is not None:
             return self.lone_finder_bonus
@@ -55,12 +85,14 @@ class Rules:
         return players * self.hand_size_for(players) + self.table_size_for(players)
 
     def options(self) -> dict[str, Any]:
-        """The fields that differ from this edition's defaults."""
+        """The fields that differ from this edition's and mode's defaults."""
         base = EDITIONS.get(self.edition)
+        if base is not None and self.mode in MODES and self.mode != "standard":
+            base = dataclasses.replace(base, mode=self.mode, **MODES[self.mode])
         return {
             f.name: getattr(self, f.name)
             for f in dataclasses.fields(self)
-            if f.name != "edition"
+            if f.name not in ("edition", "mode")
             and (base is None or getattr(base, f.name) != getattr(self, f.name))
         }
 
@@ -69,21 +101,55 @@ CLASSIC = Rules(edition="classic", min_players=3, max_players=6)
 EDITION_2021 = Rules(
     edition="2021", min_players=3, max_players=8, reshuffle_discards=True, end_at_score=30
 )
-EDITIONS: dict[str, Rules] = {"classic": CLASSIC, "2021": EDITION_2021}
-OPTION_NAMES = tuple(f.name for f in dataclasses.fields(Rules) if f.name != "edition")
+# Dixit Odyssey: up to 12 players, two votes each from 7 on, at most 3 points from votes.
+ODYSSEY = Rules(
+    edition="odyssey",
+    min_players=3,
+    max_players=12,
+    reshuffle_discards=True,
+    end_at_score=30,
+    two_votes_from=7,
+    votes_received_cap=3,
+    single_vote_bonus=1,
+)
+EDITIONS: dict[str, Rules] = {"classic": CLASSIC, "2021": EDITION_2021, "odyssey": ODYSSEY}
+OPTION_NAMES = tuple(f.name for f in dataclasses.fields(Rules) if f.name not in ("edition", "mode"))
+
+# A mode is the fields it changes, applied over an edition (options apply over the mode).
+MODES: dict[str, dict[str, Any]] = {
+    "standard": {},
+    # Dixit Party (Odyssey): 6-12 players with 5-card hands; everyone plays a card and votes;
+    # one round per storyteller; discards reshuffled.
+    "party": {
+        "min_players": 6,
+        "max_players": 12,
+        "hand_size": 5,
+        "two_votes_from": None,
+        "everyone_votes": True,
+        "pass_hands": True,
+        "storyteller_turns": 1,
+        "reshuffle_discards": True,
+        "end_at_score": None,
+    },
+}
 
 
-def rules_for(edition: str, **options: Any) -> Rules:
-    """The rules of an edition by name, with variant options applied and checked."""
+def rules_for(edition: str, mode: str = "standard", **options: Any) -> Rules:
+    """The rules of an edition and mode by name, with variant options applied and checked."""
     try:
         base = EDITIONS[edition]
     except KeyError:
         raise GameError(
             Code.UNKNOWN_EDITION, f"unknown edition {edition!r}; known: {', '.join(EDITIONS)}"
         ) from None
+    preset = MODES.get(mode) if isinstance(mode, str) else None
+    if preset is None:
+        raise GameError(Code.BAD_OPTION, f"unknown mode {mode!r}; known: {', '.join(MODES)}")
     unknown = sorted(set(options) - set(OPTION_NAMES))
     if unknown:
         raise GameError(Code.UNKNOWN_OPTION, f"unknown rules option(s): {', '.join(unknown)}")
+    if mode != "standard":
+        base = dataclasses.replace(base, mode=mode, **preset)
     rules = dataclasses.replace(base, **options)
     validate(rules)
     return rules
@@ -107,14 +173,28 @@ def validate(rules: Rules) -> None:
     _int_field(rules, "end_at_score", 1, 1000, optional=True)
     _int_field(rules, "max_rounds", 1, 1000, optional=True)
     _int_field(rules, "clue_max_length", 1, 2000)
+    _int_field(rules, "two_votes_from", 3, 13, optional=True)
+    _int_field(rules, "votes_received_cap", 1, 100, optional=True)
+    _int_field(rules, "single_vote_bonus", 0, 10)
+    _int_field(rules, "party_cap", 1, 12)
+    _int_field(rules, "storyteller_turns", 1, 10, optional=True)
+    if rules.mode not in MODES:
+        raise GameError(Code.BAD_OPTION, f"unknown mode {rules.mode!r}")
     if rules.three_player_cards_each >= rules.three_player_hand_size:
         raise GameError(Code.BAD_OPTION, "three_player_cards_each must be below the hand size")
-    for name in ("reshuffle_discards",):
+    for name in ("reshuffle_discards", "everyone_votes", "pass_hands"):
         if not isinstance(getattr(rules, name), bool):
             raise GameError(Code.BAD_OPTION, f"{name} must be true or false")
     if rules.lone_finder_bonus is not None and not isinstance(rules.lone_finder_bonus, bool):
         raise GameError(Code.BAD_OPTION, "lone_finder_bonus must be true, false or null")
-    if rules.reshuffle_discards and rules.end_at_score is None and rules.max_rounds is None:
+    if rules.everyone_votes and rules.two_votes_from is not None:
+        raise GameError(Code.BAD_OPTION, "in party play every player has one vote")
+    if (
+        rules.reshuffle_discards
+        and rules.end_at_score is None
+        and rules.max_rounds is None
+        and rules.storyteller_turns is None
+    ):
         raise GameError(
             Code.BAD_OPTION,
             "with reshuffled discards the draw pile never runs out: set end_at_score or max_rounds",

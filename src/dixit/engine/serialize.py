@@ -13,7 +13,7 @@ import typing
 from enum import Enum
 from typing import Any, Union
 
-from .commands import CastVote, Command, EndGame, GiveClue, StartGame, SubmitCards
+from .commands import CastVote, Command, EndGame, GiveClue, StartGame, SubmitCards, VoidCard
 from .errors import Code, GameError
 from .events import EVENT_TYPES, Event
 from .legal import LegalActions
@@ -23,7 +23,7 @@ from .views import PlayerView
 SCHEMA_VERSION = 1
 
 COMMAND_TYPES: dict[str, type[Any]] = {
-    cls.__name__: cls for cls in (StartGame, GiveClue, SubmitCards, CastVote, EndGame)
+    cls.__name__: cls for cls in (StartGame, GiveClue, SubmitCards, CastVote, VoidCard, EndGame)
 }
 EVENT_TYPES_BY_NAME: dict[str, type[Any]] = {cls.__name__: cls for cls in EVENT_TYPES}
 JSON = Any

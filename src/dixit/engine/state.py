@@ -18,10 +18,12 @@ from .errors import Code, GameError
 from .events import (
     CardsDrawn,
     CardsSubmitted,
+    CardVoided,
     ClueGiven,
     Event,
     GameEnded,
     GameStarted,
+    HandsPassed,
     PileReshuffled,
     RoundScored,
     RoundStarted,
@@ -36,7 +38,7 @@ class Phase(StrEnum):
     SETUP = "setup"
     CLUE = "clue"  # the storyteller (or, in an opening round to claim, anyone) gives a clue
     SUBMIT = "submit"  # the other players hand in matching cards, in any order
-    VOTE = "vote"  # the table is laid; the other players vote, in any order
+    VOTE = "vote"  # the table is laid; the other players (party: everyone) vote, in any order
     OVER = "over"
 
 
@@ -65,6 +67,8 @@ class GameState:
     submissions: dict[PlayerId, tuple[CardId, ...]]
     table: tuple[CardId, ...]
     votes: dict[PlayerId, CardId]
+    second_votes: dict[PlayerId, CardId]  # where the rules give two votes
+    void: CardId | None  # party play: the table card the storyteller voided
     scores: dict[PlayerId, int]
     rounds: tuple[RoundScored, ...]
     winners: tuple[PlayerId, ...]
@@ -72,8 +76,16 @@ class GameState:
 
     @property
     def voters(self) -> tuple[PlayerId, ...]:
-        """Everyone but the storyteller, in seat order."""
+        """Who votes, in seat order: everyone but the storyteller (party play: everyone)."""
+        if self.rules.everyone_votes:
+            return self.players
         return tuple([p for p in self.players if p != self.storyteller])
+
+    def own_cards(self, player: PlayerId) -> tuple[CardId, ...]:
+        """The card(s) ``player`` put on the table this round."""
+        if player == self.storyteller and self.storyteller_card is not None:
+            return (self.storyteller_card,)
+        return self.submissions.get(player, ())
 
     def next_storyteller(self) -> PlayerId:
         assert self.storyteller is not None
@@ -112,6 +124,8 @@ def _copy(s: GameState) -> GameState:
         s.submissions,
         s.table,
         s.votes,
+        s.second_votes,
+        s.void,
         s.scores,
         s.rounds,
         s.winners,
@@ -135,6 +149,8 @@ def _started(event: GameStarted) -> GameState:
         submissions={},
         table=(),
         votes={},
+        second_votes={},
+        void=None,
         scores={p: 0 for p in event.players},
         rounds=(),
         winners=(),
@@ -221,6 +237,8 @@ def _round_started(s: GameState, event: RoundStarted) -> None:
     s.submissions = {}
     s.table = ()
     s.votes = {}
+    s.second_votes = {}
+    s.void = None
 
 
 def _clue_given(s: GameState, event: ClueGiven) -> None:
@@ -247,6 +265,12 @@ def _table_laid(s: GameState, event: TableLaid) -> None:
 
 def _vote_cast(s: GameState, event: VoteCast) -> None:
     s.votes = {**s.votes, event.player: event.card}
+    if event.second is not None:
+        s.second_votes = {**s.second_votes, event.player: event.second}
+
+
+def _card_voided(s: GameState, event: CardVoided) -> None:
+    s.void = event.card
 
 
 def _round_scored(s: GameState, event: RoundScored) -> None:
@@ -260,6 +284,13 @@ def _round_scored(s: GameState, event: RoundScored) -> None:
     s.submissions = {}
     s.storyteller_card = None
     s.votes = {}
+    s.second_votes = {}
+    s.void = None
+
+
+def _hands_passed(s: GameState, event: HandsPassed) -> None:
+    players = s.players
+    s.hands = {p: s.hands[players[i - 1]] for i, p in enumerate(players)}
 
 
 def _pile_reshuffled(s: GameState, event: PileReshuffled) -> None:
@@ -280,7 +311,9 @@ _HANDLERS: dict[type[Any], Callable[[GameState, Any], None]] = {
     CardsSubmitted: _cards_submitted,
     TableLaid: _table_laid,
     VoteCast: _vote_cast,
+    CardVoided: _card_voided,
     RoundScored: _round_scored,
+    HandsPassed: _hands_passed,
     PileReshuffled: _pile_reshuffled,
     GameEnded: _game_ended,
 }

@@ -1,11 +1,11 @@
 """Checking a recorded game: every action re-decided, every consequence compared with the log.
 
-Each player's action in the log (``ClueGiven``, ``CardsSubmitted``, ``VoteCast``, an early
-``GameEnded``) is turned back into its command and run through :func:`decide` with the randomness
-the log recorded (a shuffle must yield the recorded order, and must be a permutation of the cards
-shuffled). The events ``decide`` produces must be exactly the events that follow in the log: so
-the table, the reveal and its points, the draws, the next round and the end are checked against
-the rules, not just read.
+Each player's action in the log (``ClueGiven``, ``CardsSubmitted``, ``VoteCast``, ``CardVoided``,
+an early ``GameEnded``) is turned back into its command and run through :func:`decide` with the
+randomness the log recorded (a shuffle must yield the recorded order, and must be a permutation of
+the cards shuffled). The events ``decide`` produces must be exactly the events that follow in the
+log: so the table, the reveal and its points, the draws, the next round and the end are checked
+against the rules, not just read.
 """
 
 from __future__ import annotations
@@ -15,11 +15,12 @@ from collections.abc import MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .commands import CastVote, Command, EndGame, GiveClue, StartGame, SubmitCards
+from .commands import CastVote, Command, EndGame, GiveClue, StartGame, SubmitCards, VoidCard
 from .decide import decide
 from .errors import Code, GameError, InvalidLog
 from .events import (
     CardsSubmitted,
+    CardVoided,
     ClueGiven,
     Event,
     GameEnded,
@@ -32,7 +33,7 @@ from .events import (
 from .serialize import dumps
 from .state import GameState, Phase, evolve
 
-PLAYER_EVENTS = (ClueGiven, CardsSubmitted, VoteCast, GameEnded)
+PLAYER_EVENTS = (ClueGiven, CardsSubmitted, VoteCast, CardVoided, GameEnded)
 
 
 class _Mismatch(Exception):
@@ -76,7 +77,9 @@ def _command_for(event: Event) -> Command | None:
     if isinstance(event, CardsSubmitted):
         return SubmitCards(event.player, event.cards)
     if isinstance(event, VoteCast):
-        return CastVote(event.player, event.card)
+        return CastVote(event.player, event.card, event.second)
+    if isinstance(event, CardVoided):
+        return VoidCard(event.storyteller, event.card)
     if isinstance(event, GameEnded):  # ended early (by the host); rules endings follow a vote
         return EndGame(event.reason)
     return None

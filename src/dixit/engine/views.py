@@ -43,6 +43,8 @@ class PlayerView:
     winners: tuple[PlayerId, ...]
     end_reason: EndReason | str | None
     legal: LegalActions
+    my_second_vote: CardId | None = None  # where the rules give two votes
+    my_void: CardId | None = None  # party play: the storyteller's own void
 
 
 @quick_init
@@ -56,6 +58,8 @@ class SeatView:
     my_cards: tuple[CardId, ...]
     my_vote: CardId | None
     legal: LegalActions
+    my_second_vote: CardId | None = None
+    my_void: CardId | None = None
 
 
 SPECTATOR_SEAT = SeatView(viewer=None, hand=None, my_cards=(), my_vote=None, legal=NOTHING)
@@ -76,6 +80,8 @@ def seat_view(state: GameState, viewer: PlayerId | None) -> SeatView:
         my_cards=my_cards,
         my_vote=state.votes.get(viewer),
         legal=legal_actions(state, viewer),
+        my_second_vote=state.second_votes.get(viewer),
+        my_void=state.void if viewer == state.storyteller else None,
     )
 
 
@@ -115,4 +121,6 @@ def player_view(state: GameState, viewer: PlayerId | None) -> PlayerView:
         winners=state.winners,
         end_reason=state.end_reason,
         legal=seat.legal,
+        my_second_vote=seat.my_second_vote,
+        my_void=seat.my_void,
     )
