@@ -13,10 +13,12 @@ from hypothesis import strategies as st
 from dixit.bots import LANGS, LEVELS, CardBook, make_bot
 from dixit.bots.arena import bot_rng
 from dixit.engine import (
+    CastVote,
     GameError,
     Phase,
     PlayerView,
     StartGame,
+    VoidCard,
     execute,
     player_view,
     rules_for,
@@ -35,7 +37,7 @@ def play(
     bots = {p: make_bot(lv, rng=bot_rng(seed, i), lang=lang, book=book)
             for i, (p, lv) in enumerate(zip(players, levels, strict=True))}  # fmt: skip
     rng = random.Random(seed)
-    rules = rules_for(edition, max_rounds=rounds)
+    rules = rules_for(*edition.split("/"), max_rounds=rounds)
     state, _ = execute(None, StartGame(players, tuple(c["id"] for c in cards), rules), rng)
     moves: list[object] = []
     while state.phase is not Phase.OVER:
@@ -57,7 +59,7 @@ def text_less(cards: list[dict[str, Any]]) -> list[dict[str, Any]]:
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     data=st.data(),
-    edition=st.sampled_from(["classic", "2021"]),
+    edition=st.sampled_from(["classic", "2021", "odyssey", "odyssey/party"]),
     lang=st.sampled_from(LANGS),
     deck=st.sampled_from(["text", "none", "mixed"]),
     seed=st.integers(0, 10_000),
@@ -66,7 +68,7 @@ def test_every_level_plays_legally_from_its_view(
     generated_cards: list[dict[str, Any]], data: st.DataObject, edition: str, lang: str,
     deck: str, seed: int,
 ) -> None:  # fmt: skip
-    rules = rules_for(edition)
+    rules = rules_for(*edition.split("/"))
     count = data.draw(st.integers(rules.min_players, rules.max_players))
     levels = data.draw(st.lists(st.sampled_from(LEVELS), min_size=count, max_size=count))
     cards = list(generated_cards)
@@ -135,3 +137,40 @@ def test_illegal_moves_would_be_caught() -> None:
 
     with pytest.raises(GameError):
         execute(state, GiveClue("a", state.hands["b"][0], "x"), random.Random(1))
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "strong"])
+def test_second_votes_only_when_they_pay(generated_cards: list[dict[str, Any]], level: str) -> None:
+    """At nine players the listeners add a second vote on some rounds and not on others: only
+    where the runner-up card is likely enough to beat the one-vote bonus."""
+    moves = play(generated_cards, [level] * 9, "en", "odyssey", 4, rounds=4)
+    votes = [m for m in moves if isinstance(m, CastVote)]
+    assert len(votes) == 4 * 8
+    seconds = sum(v.second is not None for v in votes)
+    assert 0 < seconds < len(votes)
+    assert all(v.second != v.card for v in votes)
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "strong"])
+def test_party_storyteller_voids_the_crowded_card_and_votes_elsewhere(
+    generated_cards: list[dict[str, Any]], level: str
+) -> None:
+    book = CardBook.from_cards(generated_cards)
+    ids = tuple(c["id"] for c in generated_cards)
+    players = tuple(f"p{i}" for i in range(6))
+    rng = random.Random(2)
+    rules = rules_for("odyssey", "party")
+    state, _ = execute(None, StartGame(players, ids, rules, first_storyteller="p0"), rng)
+    bots = {p: make_bot(level, rng=random.Random(i), lang="en", book=book)
+            for i, p in enumerate(players)}  # fmt: skip
+    while state.phase is not Phase.VOTE:
+        player = waiting_for(state)[0]
+        state, _ = execute(state, bots[player].act(player_view(state, player)), rng)
+    void = bots["p0"].act(player_view(state, "p0"))
+    assert isinstance(void, VoidCard)
+    reading = bots["p0"].skill.reading  # type: ignore[attr-defined]
+    fits = book.fit(state.clue or "", list(state.table), reading)
+    assert fits[state.table.index(void.card)] == max(fits)
+    state, _ = execute(state, void, rng)
+    vote = bots["p0"].act(player_view(state, "p0"))
+    assert isinstance(vote, CastVote) and vote.card != void.card

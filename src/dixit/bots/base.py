@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from dixit.engine import CastVote, GiveClue, PlayerView, SubmitCards
+from dixit.engine import CastVote, GiveClue, PlayerView, SubmitCards, VoidCard
 
-BotCommand = GiveClue | SubmitCards | CastVote
+BotCommand = GiveClue | SubmitCards | CastVote | VoidCard
 
 
 class Bot(Protocol):

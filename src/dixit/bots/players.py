@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from dixit.engine import CastVote, GiveClue, PlayerView, SubmitCards
+from dixit.engine import CastVote, GiveClue, PlayerView, SubmitCards, VoidCard
 
 from .base import BotCommand
 from .cardbook import SEEN, CardBook, Reading
@@ -46,6 +46,8 @@ PRIOR_READER = 0.9  # how reliably an unknown player is expected to read
 PRIOR_VOTES = 4.0  # weight of that expectation, in votes
 SLOPPY_NOISE = 0.12  # extra model noise at a table of random readers
 MODEL_ACCURACY = 0.6  # how often a reader like the model finds the card (typical tables)
+BELIEF_NOISE = 0.15  # how sharply a listener trusts its own reading when it weighs a second vote
+SOME_POINTS = 3  # what finding the card usually scores (some, not all, found it)
 
 
 def reliabilities(view: PlayerView, others: list[str]) -> list[float]:
@@ -164,6 +166,41 @@ class ReadingBot:
         clue = view.clue or ""
         if legal.submit:
             return SubmitCards(player, self.decoys(clue, legal.submit, legal.submit_count))
+        if view.rules.everyone_votes:
+            return self.party_move(view)
+        if legal.vote_count > 1:
+            first, second = self.two_votes(clue, legal.vote, view.rules.single_vote_bonus)
+            return CastVote(player, first, second)
+        return CastVote(player, self.listen(clue, legal.vote))
+
+    def two_votes(self, clue: str, cards: tuple[str, ...], bonus: int) -> tuple[str, str | None]:
+        """The vote, and a second one when it pays: its card's chance of being the storyteller's,
+        times what finding scores, beats the single-vote bonus the first vote would lose."""
+        first = self.listen(clue, cards)
+        rest = [c for c in cards if c != first]
+        if not rest:
+            return first, None
+        fits = self.book.fit(clue, [first, *rest], self.skill.reading)
+        top = max(fits)
+        if top <= 0:
+            return first, None
+        weights = [math.exp((f / top - 1.0) / BELIEF_NOISE) for f in fits]
+        best = max(range(1, len(weights)), key=lambda i: weights[i])
+        total = sum(weights)
+        if SOME_POINTS * weights[best] / total > bonus * weights[0] / total:
+            return first, rest[best - 1]
+        return first, None
+
+    def party_move(self, view: PlayerView) -> BotCommand:
+        """Party play: vote where the others will (the card that best fits the clue); as the
+        storyteller, void that crowded card first and vote for the next best."""
+        legal, player, clue = view.legal, view.viewer, view.clue or ""
+        assert player is not None
+        if legal.void:
+            return VoidCard(player, self.rank(clue, legal.void)[0])
+        ranked = self.rank(clue, legal.vote)
+        if view.my_void is not None:
+            return CastVote(player, next(c for c in ranked if c != view.my_void))
         return CastVote(player, self.listen(clue, legal.vote))
 
     # -- listener ------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from dixit.engine import CastVote, GiveClue, PlayerView, SubmitCards
+from dixit.engine import CastVote, GiveClue, PlayerView, SubmitCards, VoidCard
 
 from .base import BotCommand
 
@@ -69,6 +69,11 @@ class RandomBot:
             return GiveClue(player, self.rng.choice(legal.give_clue), clue)
         if legal.submit:
             return SubmitCards(player, tuple(self.rng.sample(legal.submit, legal.submit_count)))
+        if legal.void:
+            return VoidCard(player, self.rng.choice(legal.void))
         if legal.vote:
+            if legal.vote_count > 1 and len(legal.vote) > 1 and self.rng.random() < 0.5:
+                first, second = self.rng.sample(legal.vote, 2)
+                return CastVote(player, first, second)
             return CastVote(player, self.rng.choice(legal.vote))
         return None
