@@ -9,6 +9,10 @@ Two figures:
 Run: ``.venv/bin/python bench/engine.py`` (``--seconds 10`` per figure by default, or
 ``--games N``; ``--repeat 3`` for the best of three on a busy machine). Profile:
 ``.venv/bin/python -m cProfile -s tottime bench/engine.py --games 300 --only engine``.
+
+``--per-action`` measures instead the engine's CPU time per player action (a clue, a card, a
+vote or a void: ``decide`` and folding its events, random legal choices included) in games at
+each table: classic at 6, Odyssey at 6 and 12 (two votes), party at 6 and 12.
 """
 
 from __future__ import annotations
@@ -25,7 +29,16 @@ import time
 from collections.abc import Callable
 
 from dixit.bots import RandomBot
-from dixit.engine import Rules, player_view, random_playthrough, rules_for
+from dixit.engine import (
+    CardsSubmitted,
+    CardVoided,
+    ClueGiven,
+    Rules,
+    VoteCast,
+    player_view,
+    random_playthrough,
+    rules_for,
+)
 
 PLAYERS = ("p1", "p2", "p3", "p4", "p5")
 DECK = tuple(f"c{i:02}" for i in range(84))
@@ -68,6 +81,48 @@ def measure(
             return done, elapsed
 
 
+TABLES = (
+    ("classic", "standard", 6),
+    ("odyssey", "standard", 6),
+    ("odyssey", "standard", 12),
+    ("odyssey", "party", 6),
+    ("odyssey", "party", 12),
+)
+ACTIONS = (ClueGiven, CardsSubmitted, VoteCast, CardVoided)
+
+
+def per_action(edition: str, mode: str, players: int, games: int) -> tuple[int, float]:
+    """Player actions in ``games`` random games, and the CPU seconds they took in all."""
+    rules = rules_for(edition, mode)
+    names = tuple(f"p{i}" for i in range(players))
+    random_playthrough(rules, names, DECK, 0, first_storyteller=names[0])  # warm-up
+    actions = 0
+    cpu = 0.0
+    for seed in range(games):
+        started = time.process_time()
+        _, events = random_playthrough(rules, names, DECK, seed, first_storyteller=names[0])
+        cpu += time.process_time() - started
+        actions += sum(isinstance(e, ACTIONS) for e in events)
+    return actions, cpu
+
+
+def main_per_action(games: int, repeat: int, as_json: bool) -> int:
+    figures: dict[str, float] = {}
+    for edition, mode, players in TABLES:
+        runs = [per_action(edition, mode, players, games) for _ in range(repeat)]
+        actions, cpu = min(runs, key=lambda run: run[1] / run[0])
+        name = f"{edition}/{mode}/{players}"
+        figures[name] = 1e6 * cpu / actions
+        if not as_json:
+            print(
+                f"{name:<22} {games} games  {actions / games:6.1f} actions/game  "
+                f"{1e6 * cpu / actions:6.2f} µs CPU/action  ({1000 * cpu / games:.2f} ms/game)"
+            )
+    if as_json:
+        print(json.dumps({k: round(v, 2) for k, v in figures.items()}))
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--seconds", type=float, default=10.0, help="per figure (default 10)")
@@ -79,11 +134,18 @@ def main() -> int:
         "--repeat", type=int, default=1, help="measure each figure N times, report the best"
     )
     parser.add_argument("--json", action="store_true", help="print the (best) figures as JSON")
+    parser.add_argument(
+        "--per-action",
+        action="store_true",
+        help="engine CPU per action at 6 and 12 players (--games N per table, default 200)",
+    )
     args = parser.parse_args()
 
     if hasattr(os, "sched_setaffinity"):  # one core
         with contextlib.suppress(OSError):
             os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+    if args.per_action:
+        return main_per_action(args.games or 200, args.repeat, args.json)
     rules = rules_for("classic")
     figures: dict[str, float] = {}
     for name, play in (("engine", engine_game), ("views", view_game)):

@@ -126,3 +126,38 @@ def test_bad_settings_exit_2(dixit: Runner, args: tuple[str, ...], code: str) ->
     result = dixit("simulate", *args)
     assert result.status == 2
     assert result.error()["code"] == code
+
+
+@pytest.mark.parametrize(
+    ("mode", "players"), [("standard", 3), ("standard", 7), ("standard", 12), ("party", 6)]
+)
+def test_odyssey_games_of_every_mode_pass_the_check(dixit: Runner, mode: str, players: int) -> None:
+    args = ("--edition", "odyssey", "--mode", mode, "--players", str(players))
+    result = dixit("simulate", *args, "--games", "5", "--check", "--json")
+    assert result.status == 0, result.err
+    games = lines_of(result.out)
+    for game in games:
+        if mode == "party":
+            assert game["rounds"] == players and set(game["outcomes"]) == {"party"}
+        else:
+            assert max(game["scores"].values()) >= 30
+    summary = dixit("simulate", *args, "--games", "3")
+    assert summary.status == 0 and "odyssey edition" in summary.out
+    assert ("party mode" in summary.out) == (mode == "party")
+
+
+def test_odyssey_with_computer_players_casts_second_votes(dixit: Runner) -> None:
+    result = dixit(
+        "simulate", "--edition", "odyssey", "--players", "8", "--games", "1", "--bots", "medium",
+        "--check", "--json",
+    )  # fmt: skip
+    assert result.status == 0, result.err
+    (game,) = lines_of(result.out)
+    # Eight players, two votes each where it pays: more votes than one per voter and round.
+    assert game["votes"]["cast"] > 7 * game["rounds"]
+
+
+def test_a_mode_outside_the_edition_s_player_counts_is_refused(dixit: Runner) -> None:
+    result = dixit("simulate", "--edition", "odyssey", "--mode", "party", "--players", "5")
+    assert result.status == 2
+    assert json.loads(result.err)["error"]["code"] == "setup/player_count"

@@ -24,7 +24,7 @@ from typing import Any
 
 from dixit.bots import LANGS, LEVELS, Bot, CardBook, make_bot
 from dixit.bots.arena import Tally, bot_rng, play_game
-from dixit.engine import GameError, rules_for
+from dixit.engine import MODES, GameError, rules_for
 
 from ._common import book_of, deck_cards, default_bot_decks, print_error, seat_names
 
@@ -38,12 +38,19 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description=__doc__.splitlines()[0] if __doc__ else None,
     )
     parser.add_argument(
-        "--levels", default="strong,medium,easy,random", help="one seat per level, comma separated"
+        "--levels",
+        default="strong,medium,easy,random",
+        help="one seat per level, comma separated (a level may repeat: 12 seats for odyssey)",
     )
     parser.add_argument("--agent", metavar="MODULE:CLASS", help="an outside bot class in a seat")
     parser.add_argument("--games", type=int, default=20, help="number of games (default 20)")
     parser.add_argument("--seed", type=int, default=0, help="game i uses seed SEED+i (default 0)")
-    parser.add_argument("--edition", default="classic", help="classic (default) or 2021")
+    parser.add_argument(
+        "--edition", default="classic", help="classic (default), 2021 or odyssey (3-12 players)"
+    )
+    parser.add_argument(
+        "--mode", choices=tuple(MODES), default="standard", help="standard (default) or party"
+    )
     parser.add_argument("--lang", choices=LANGS, default="en", help="the room's language (en)")
     parser.add_argument("--deck", action="append", help="deck slug (repeatable; default: one)")
     parser.add_argument("--data-dir", type=Path, help="where imported decks live")
@@ -83,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
     if args.games < 1:
         return print_error("setup/bad_option", "--games must be at least 1")
     try:
-        rules = rules_for(args.edition)
+        rules = rules_for(args.edition, args.mode)
         if not rules.min_players <= len(levels) <= rules.max_players:
             raise GameError("setup/player_count", f"{len(levels)} seats; {rules.edition} plays "
                             f"with {rules.min_players} to {rules.max_players}")  # fmt: skip

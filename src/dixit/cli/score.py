@@ -118,7 +118,8 @@ def rules_from_json(edition: Any, options: Any) -> Rules:
     bonus = options.get("lone_finder_bonus")
     if bonus is not None and not isinstance(bonus, bool):
         raise GameError(Code.BAD_OPTION, "lone_finder_bonus must be true or false")
-    return rules_for(edition, **({} if bonus is None else {"lone_finder_bonus": bonus}))
+    chosen: dict[str, Any] = {} if bonus is None else {"lone_finder_bonus": bonus}
+    return rules_for(edition, **chosen)
 
 
 def score_json(data: Any) -> dict[str, int]:

@@ -7,6 +7,10 @@ Without ``--bots`` the players are random bots on a deck of placeholder ids. ``-
 seat) or ``--bots L1,L2,...`` (seat by seat) seats bots of those levels on a real deck
 (``--deck``, default the first illustrated deck), telling clues in ``--lang``; each JSON line
 then adds ``"levels"`` and ``"votes": {"cast": N, "for_storyteller": K}``.
+
+``--check`` re-runs every game's log through :func:`dixit.engine.verify` and checks the
+invariants (every card accounted for, points add up to the scores, the winners hold the top
+score); a failure exits 1 with the seed.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from typing import Any, TextIO
 
 from dixit.bots import LANGS, LEVELS, make_bot
 from dixit.bots.arena import play_game
-from dixit.engine import GameError, GameState, Rules, rules_for
+from dixit.engine import MODES, Event, GameError, GameState, Rules, replay, rules_for, verify
 
 from ._common import (
     book_of,
@@ -37,6 +41,7 @@ from ._common import (
 )
 
 OUTCOMES = ("everybody", "nobody", "some")
+PARTY_OUTCOMES = ("party",)  # party play: no one has to find the storyteller's card
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -45,7 +50,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="play games of bots and print a summary (or one JSON line per game)",
         description="Play complete games of computer players through the engine.",
     )
-    parser.add_argument("--edition", default="classic", help="classic (default) or 2021")
+    parser.add_argument(
+        "--edition", default="classic", help="classic (default), 2021 or odyssey (3-12 players)"
+    )
+    parser.add_argument(
+        "--mode", choices=tuple(MODES), default="standard", help="standard (default) or party"
+    )
+    parser.add_argument(
+        "--check", action="store_true", help="verify every game's log and its invariants"
+    )
     parser.add_argument("--players", type=int, default=5, help="players per game (default 5)")
     parser.add_argument("--games", type=int, default=100, help="number of games (default 100)")
     parser.add_argument("--seed", type=int, default=0, help="game i uses seed SEED+i (default 0)")
@@ -106,7 +119,7 @@ def summarise(seed: int, state: GameState, levels: list[str] | None = None) -> G
     players = state.players
     running = dict.fromkeys(players, 0)
     history: list[list[int]] = []
-    outcomes = dict.fromkeys(OUTCOMES, 0)
+    outcomes = dict.fromkeys(PARTY_OUTCOMES if state.rules.everyone_votes else OUTCOMES, 0)
     for scored in state.rounds:
         for award in scored.awards:
             running[award.player] += award.points
@@ -161,7 +174,23 @@ def _rules(args: argparse.Namespace) -> Rules:
         options["end_at_score"] = args.end_at_score
     if args.max_rounds is not None:
         options["max_rounds"] = args.max_rounds
-    return rules_for(args.edition, **options)
+    return rules_for(args.edition, args.mode, **options)
+
+
+def check_game(state: GameState, events: list[Event], deck_size: int) -> str | None:
+    """What is wrong with a played game, or None: its log re-decided by the rules, every card
+    in one place, the points adding up to the scores, the winners on the top score."""
+    if verify(events) != state or replay(events) != state:
+        return "the log does not re-decide to the game's state"
+    cards = state.all_cards()
+    if len(cards) != len(set(cards)) or len(cards) != deck_size:
+        return "cards lost or doubled"
+    if sum(sum(r.points().values()) for r in state.rounds) != sum(state.scores.values()):
+        return "the rounds' points do not add up to the scores"
+    top = max(state.scores.values())
+    if not state.winners or any(state.scores[w] != top for w in state.winners):
+        return "a winner without the top score"
+    return None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -214,6 +243,11 @@ def run(args: argparse.Namespace) -> int:
                 state, events = play_game(rules, players, bots, deck, seed)
             else:
                 state, events = play_bot_game(rules, players, seed)
+            if args.check:
+                wrong = check_game(state, events, len(events[0].pile))  # type: ignore[union-attr]
+                if wrong is not None:
+                    print(f"game seed {seed}: {wrong}", file=sys.stderr)
+                    return 1
             summary = summarise(seed, state, seat_levels)
             if args.save is not None:
                 save_game(args.save / f"game-{seed}.jsonl", events)
@@ -241,7 +275,7 @@ def _mean(values: list[float] | list[int]) -> float:
 def report(rules: Rules, players: int, games: list[GameSummary], elapsed: float) -> str:
     """The human summary of a run."""
     rounds = [g.rounds for g in games]
-    totals = dict.fromkeys(OUTCOMES, 0)
+    totals: dict[str, int] = {}
     for g in games:
         for name, count in g.outcomes.items():
             totals[name] = totals.get(name, 0) + count
@@ -257,10 +291,11 @@ def report(rules: Rules, players: int, games: list[GameSummary], elapsed: float)
             seat_wins[list(g.scores).index(w)] += 1
     lines = [
         f"{len(games)} game(s), {players} players, {rules.edition} edition"
+        + (f", {rules.mode} mode" if rules.mode != "standard" else "")
         + (f", options {rules.options()}" if rules.options() else ""),
         f"rounds per game    mean {_mean(rounds):.2f}  min {min(rounds)}  max {max(rounds)}",
         "round outcomes     "
-        + "  ".join(f"{name} {100 * totals[name] / all_rounds:.1f}%" for name in OUTCOMES),
+        + "  ".join(f"{name} {100 * count / all_rounds:.1f}%" for name, count in totals.items()),
         f"winning score      mean {_mean(top):.1f}  min {min(top)}  max {max(top)}",
         f"lowest score       mean {_mean(bottom):.1f}  min {min(bottom)}  max {max(bottom)}",
         f"score spread       mean {_mean(spread):.1f}  (top minus bottom)  "
