@@ -92,3 +92,51 @@ def test_import_rounds_rejects_malformed_lines(tmp_path, capsys, bad):
     path.write_text(bad + "\n", encoding="utf-8")
     assert main(["import-rounds", str(path)]) == 2
     assert json.loads(capsys.readouterr().err)["error"]["line"] == 1
+
+
+@pytest.mark.parametrize(("mode", "players"), [("standard", 9), ("party", 8)])
+def test_odyssey_rounds_carry_second_votes_and_the_void_and_re_score(tmp_path, mode, players):
+    from dixit.dataset import rounds_of_game, write_jsonl
+
+    seats = tuple(f"s{i}" for i in range(players))
+    rules = rules_for("odyssey", mode)
+    events = random_playthrough(rules, seats, DECK, seed=3)[1]
+    records = rounds_of_game(events, "g")
+    assert records and {r.mode for r in records} == {mode}
+    if mode == "party":
+        assert all(r.void is not None and None not in r.votes for r in records)
+    else:
+        assert any(v is not None for r in records for v in r.second_votes or [])
+        assert {r.votes_received_cap for r in records} == {3}
+    path = tmp_path / "rounds.jsonl"
+    write_jsonl(records, path)
+    assert list(read_rounds(path)) == records
+    # A second vote taken back, or the void moved onto a card two voters share, no longer
+    # gives the recorded points.
+    lines = path.read_text(encoding="utf-8").splitlines()
+    for at, line in enumerate(lines):
+        row = json.loads(line)
+        if mode == "party":
+            shared = [v for v in row["votes"] if row["votes"].count(v) > 1 and v != row["void"]]
+            if shared:
+                row["void"] = shared[0]
+                break
+        elif any(v is not None for v in row["second_votes"]):
+            seat = next(i for i, v in enumerate(row["second_votes"]) if v is not None)
+            row["second_votes"][seat] = None
+            break
+    lines[at] = json.dumps(row)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="do not follow"):
+        list(read_rounds(path))
+
+
+def test_a_file_from_before_odyssey_still_reads(tmp_path):
+    from dixit.dataset import REQUIRED, rounds_of_game
+
+    events = random_playthrough(rules_for("classic"), SEATS, DECK, seed=1)[1]
+    record = rounds_of_game(events, "g")[0]
+    path = tmp_path / "old.jsonl"
+    row = {k: v for k, v in vars(record).items() if k in REQUIRED}
+    path.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    assert list(read_rounds(path)) == [record]

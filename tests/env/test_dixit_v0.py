@@ -20,7 +20,21 @@ from dixit.engine import GameError, StartGame, execute, player_view, waiting_for
 from dixit.env import dixit_v0
 from dixit.env.encoding import HISTORY, Encoder, action_mask, decode_action
 
-COMBOS = [("classic", n) for n in range(3, 7)] + [("2021", n) for n in range(3, 9)]
+COMBOS = (
+    [("classic", n) for n in range(3, 7)]
+    + [("2021", n) for n in range(3, 9)]
+    + [("odyssey", n) for n in (3, 6, 7, 9, 12)]
+    + [("odyssey/party", n) for n in (6, 9, 12)]
+)
+
+
+def make_env(edition: str, players: int, raw: bool = False):
+    """The environment for "edition" or "edition/mode"."""
+    name, _, mode = edition.partition("/")
+    make = dixit_v0.raw_env if raw else dixit_v0.env
+    return make(edition=name, players=players, mode=mode or "standard")
+
+
 # PettingZoo recommends a flat array observation; masked environments (its own chess, go,
 # connect four…) observe {"observation", "action_mask"} and are listed by name inside the test
 # to silence these two notes. Ours has the same documented shape: every other warning fails.
@@ -39,8 +53,8 @@ def _conformance(check):
 
 @pytest.mark.parametrize(("edition", "players"), COMBOS)
 def test_pettingzoo_api_and_seed_tests_pass(edition, players):
-    _conformance(lambda: api_test(dixit_v0.env(edition=edition, players=players), 200))
-    _conformance(lambda: seed_test(lambda: dixit_v0.env(edition=edition, players=players), 200))
+    _conformance(lambda: api_test(make_env(edition, players), 200))
+    _conformance(lambda: seed_test(lambda: make_env(edition, players), 200))
 
 
 def play(edition: str, players: int, seed: int) -> tuple[list[int], dict[str, int], list[str]]:
@@ -86,9 +100,12 @@ def test_an_illegal_action_is_an_error_and_changes_nothing():
     assert raw.state_.clue == "a walk in the moonlight"
 
 
-@pytest.mark.parametrize(("edition", "players"), [("classic", 3), ("classic", 5), ("2021", 8)])
+@pytest.mark.parametrize(
+    ("edition", "players"),
+    [("classic", 3), ("classic", 5), ("2021", 8), ("odyssey", 12), ("odyssey/party", 9)],
+)
 def test_the_observation_never_holds_another_players_hidden_card(edition, players):
-    env = dixit_v0.env(edition=edition, players=players)
+    env = make_env(edition, players)
     env.reset(seed=11)
     raw = env.unwrapped
     layout, deck_size = raw.layout, len(raw.deck)
@@ -142,7 +159,7 @@ def _decoded(decode, *args):
 def test_live_observations_masks_and_actions_are_those_of_the_view(edition, players, seed):
     """The environment keeps observations current from events; at every step they, the masks
     and the decoding of every action are exactly what the engine's player view gives."""
-    raw = dixit_v0.raw_env(edition=edition, players=players)
+    raw = make_env(edition, players, raw=True)
     raw.reset(seed=seed)
     reference = Encoder(raw.layout)
     live, layout = raw._live, raw.layout

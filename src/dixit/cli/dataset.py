@@ -102,10 +102,11 @@ def _summary(records: Iterator[RoundRecord]) -> dict[str, Any]:
         key = r.language or "?"
         languages[key] = languages.get(key, 0) + 1
         target = r.table.index(r.storyteller_card)
-        for seat, vote in enumerate(r.votes):
+        seconds = r.second_votes or [None] * len(r.votes)
+        for seat, (vote, second) in enumerate(zip(r.votes, seconds, strict=True)):
             if seat != r.storyteller:
-                votes += 1
-                found += vote == target
+                votes += 1 + (second is not None)
+                found += (vote == target) + (second == target)
     return {
         "rounds": rounds,
         "games": len(games),

@@ -4,6 +4,10 @@ One record per revealed round of a finished game. Players are seat numbers (0 = 
 the game); cards are deck card ids (``GET /api/decks/{slug}/cards`` names them); nothing from an
 unfinished round or game is included, and no player name, token or room code: a game is named
 by a one-way hash of its room code and game number.
+
+The fields after ``lone_finder_bonus`` came with Dixit Odyssey (second votes, the cap on votes
+received, party play); a file written before them reads with their defaults (one vote each, no
+cap, standard play).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from dixit.engine import (
     GameStarted,
     Outcome,
     RoundScored,
+    score_party_round,
     score_round,
 )
 
@@ -49,8 +54,15 @@ class RoundRecord:
     votes: list[int | None]  # per seat: index into table, None for the storyteller
     points: list[int]  # per seat, this round
     scores: list[int]  # per seat, after this round
-    outcome: str  # everybody | nobody | some
+    outcome: str  # everybody | nobody | some | party
     lone_finder_bonus: bool
+    mode: str = "standard"  # or "party": everyone votes, the storyteller voids a card
+    # per seat, where each voter had two votes: the second vote's table index, or None
+    second_votes: list[int | None] | None = None
+    void: int | None = None  # party play: the table index of the card the storyteller voided
+    votes_received_cap: int | None = None  # the most points from votes received (None: no cap)
+    single_vote_bonus: int = 0  # with two votes each: a finder's extra point for casting one
+    party_cap: int = 5  # party play: the most points a voter scores
 
     def check(self, line: int | None = None) -> None:
         """Raise DatasetError unless the record is a consistent round (points re-scored)."""
@@ -61,20 +73,41 @@ class RoundRecord:
             raise DatasetError("per-seat lists must have one entry per player", line)
         if len(self.owners) != len(self.table) or self.storyteller_card not in self.table:
             raise DatasetError("table, owners and the storyteller's card disagree", line)
-        if not 0 <= self.storyteller < n or self.votes[self.storyteller] is not None:
-            raise DatasetError("the storyteller must be a seat that does not vote", line)
+        party = self.mode == "party"
+        if not 0 <= self.storyteller < n or (self.votes[self.storyteller] is None) == party:
+            raise DatasetError("the storyteller must be a seat that votes only in party play", line)
+        seconds = self.second_votes if self.second_votes is not None else [None] * n
+        if len(seconds) != n:
+            raise DatasetError("per-seat lists must have one entry per player", line)
         seats = [str(i) for i in range(n)]
         owners = {card: str(seat) for card, seat in zip(self.table, self.owners, strict=True)}
-        votes = {}
+        votes, second_votes = {}, {}
         for seat, vote in enumerate(self.votes):
-            if seat == self.storyteller:
+            if seat == self.storyteller and not party:
                 continue
             if vote is None or not 0 <= vote < len(self.table):
                 raise DatasetError(f"seat {seat} has no valid vote", line)
             votes[str(seat)] = self.table[vote]
-        outcome, awards = score_round(
-            seats, str(self.storyteller), owners, votes, self.lone_finder_bonus
-        )
+            second = seconds[seat]
+            if second is not None:
+                if not 0 <= second < len(self.table) or second == vote:
+                    raise DatasetError(f"seat {seat} has no valid second vote", line)
+                second_votes[str(seat)] = self.table[second]
+        if party:
+            if self.void is None or not 0 <= self.void < len(self.table):
+                raise DatasetError("a party round has the storyteller's void", line)
+            outcome, awards = score_party_round(seats, votes, self.table[self.void], self.party_cap)
+        else:
+            outcome, awards = score_round(
+                seats,
+                str(self.storyteller),
+                owners,
+                votes,
+                self.lone_finder_bonus,
+                second_votes=second_votes,
+                received_cap=self.votes_received_cap,
+                single_vote_bonus=self.single_vote_bonus,
+            )
         points = [0] * n
         for award in awards:
             points[int(award.player)] += award.points
@@ -83,6 +116,7 @@ class RoundRecord:
 
 
 FIELDS = tuple(f.name for f in fields(RoundRecord))
+REQUIRED = FIELDS[: FIELDS.index("lone_finder_bonus") + 1]  # files before Odyssey have these
 
 
 def game_id(room: str, game_number: int) -> str:
@@ -106,6 +140,8 @@ def rounds_of_game(
     kinds = list(seat_kinds) if seat_kinds is not None else ["human"] * len(players)
     scores = [0] * len(players)
     records = []
+    rules, count = start.rules, len(players)
+    two_votes = rules.votes_each_for(count) > 1
     for event in events:
         if not isinstance(event, RoundScored):
             continue
@@ -115,7 +151,10 @@ def rounds_of_game(
         scores = [a + b for a, b in zip(scores, points, strict=True)]
         table = list(event.table)
         owners = dict(event.owners)
-        voted = dict(event.votes)
+        voted: dict[str, str] = {}
+        second: dict[str, str] = {}
+        for voter, card in event.votes:
+            (second if voter in voted else voted)[voter] = card
         records.append(
             RoundRecord(
                 game=game,
@@ -133,7 +172,15 @@ def rounds_of_game(
                 points=points,
                 scores=list(scores),
                 outcome=Outcome(event.outcome).value,
-                lone_finder_bonus=start.rules.lone_finder_bonus_for(len(players)),
+                lone_finder_bonus=rules.lone_finder_bonus_for(count),
+                mode=rules.mode,
+                second_votes=[table.index(second[p]) if p in second else None for p in players]
+                if two_votes
+                else None,
+                void=None if event.void is None else table.index(event.void),
+                votes_received_cap=rules.votes_received_cap,
+                single_vote_bonus=rules.single_vote_bonus if two_votes else 0,
+                party_cap=rules.party_cap,
             )
         )
     return records
@@ -179,6 +226,12 @@ def _schema(pa: Any) -> Any:
             ("scores", pa.list_(integer)),
             ("outcome", text),
             ("lone_finder_bonus", pa.bool_()),
+            ("mode", text),
+            ("second_votes", pa.list_(integer)),
+            ("void", integer),
+            ("votes_received_cap", integer),
+            ("single_vote_bonus", integer),
+            ("party_cap", integer),
         ]
     )
 
@@ -192,8 +245,12 @@ def read_rounds(path: Path) -> Iterator[RoundRecord]:
     else:
         rows = _jsonl(path)
     for line, row in enumerate(rows, start=1):
-        if not isinstance(row, dict) or set(row) != set(FIELDS):
-            raise DatasetError(f"a record has exactly the fields {', '.join(FIELDS)}", line)
+        if not isinstance(row, dict) or not set(REQUIRED) <= set(row) <= set(FIELDS):
+            raise DatasetError(
+                f"a record has the fields {', '.join(REQUIRED)} and may have "
+                f"{', '.join(FIELDS[len(REQUIRED) :])}",
+                line,
+            )
         try:
             record = RoundRecord(**row)
         except TypeError as bad:

@@ -77,13 +77,14 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo's naming: raw_env)
         edition: str = "classic",
         players: int = 5,
         options: Mapping[str, Any] | None = None,
+        mode: str = "standard",
         deck: Sequence[CardId] | None = None,
         clue_fn: ClueFn = random_word_clue,
         render_mode: str | None = None,
         card_image: Callable[[CardId], Any] | None = None,
     ) -> None:
         super().__init__()
-        self.rules = rules_for(edition, **dict(options or {}))
+        self.rules = rules_for(edition, mode, **dict(options or {}))
         self.deck = tuple(deck) if deck is not None else tuple(f"card-{i:03}" for i in range(84))
         self.layout = Layout.of(self.rules, players, self.deck)
         self.encoder = Encoder(self.layout)  # the reference: encodes a view from scratch

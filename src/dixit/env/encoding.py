@@ -4,7 +4,10 @@ The action space of a game is fixed by its edition and player count:
 
 - ``[0, H)``: tell a clue about the card in hand slot ``i`` (H = hand size);
 - ``[H, H + S)``: submit the hand slots of combination ``j`` (S = C(H, k), k cards each);
-- ``[H + S, H + S + T)``: vote for table slot ``t`` (T = table size).
+- ``[H + S, H + S + T)``: vote for table slot ``t`` (T = table size);
+- where the rules give two votes (Odyssey, 7 or more players), ``P = C(T, 2)`` more: vote for
+  the two table slots of pair ``j`` at once (the lower slot is the first vote);
+- in party play, ``T`` more: the storyteller voids table slot ``t``.
 
 The observation is the engine's :class:`PlayerView` and nothing more, seats counted from the
 viewer (0 = me), cards as deck indices: no hidden card of another player can appear in it.
@@ -29,6 +32,7 @@ from dixit.engine import (
     CardId,
     CardsDrawn,
     CardsSubmitted,
+    CardVoided,
     CastVote,
     ClueGiven,
     Code,
@@ -37,6 +41,7 @@ from dixit.engine import (
     GameError,
     GameState,
     GiveClue,
+    HandsPassed,
     Phase,
     PileReshuffled,
     PlayerId,
@@ -46,6 +51,7 @@ from dixit.engine import (
     Rules,
     SubmitCards,
     TableLaid,
+    VoidCard,
     VoteCast,
     waiting_for,
 )
@@ -66,22 +72,38 @@ class Layout:
     cards_each: int
     table: int
     combos: tuple[tuple[int, ...], ...]
+    pairs: tuple[tuple[int, int], ...] = ()  # two table slots voted for at once
+    voids: int = 0  # party play: table slots the storyteller may void
 
     @classmethod
     def of(cls, rules: Rules, players: int, deck: tuple[CardId, ...]) -> Layout:
         hand, each = rules.hand_size_for(players), rules.cards_each_for(players)
+        table = rules.table_size_for(players)
+        two = rules.votes_each_for(players) > 1
         return cls(
             players,
             deck,
             hand,
             each,
-            rules.table_size_for(players),
+            table,
             tuple(combinations(range(hand), each)),
+            tuple(combinations(range(table), 2)) if two else (),
+            table if rules.everyone_votes else 0,
         )
 
     @property
     def actions(self) -> int:
+        return self.hand + len(self.combos) + self.table + len(self.pairs) + self.voids
+
+    @property
+    def pair0(self) -> int:
+        """The first action that casts two votes."""
         return self.hand + len(self.combos) + self.table
+
+    @property
+    def void0(self) -> int:
+        """The first action that voids a table slot."""
+        return self.pair0 + len(self.pairs)
 
     @property
     def round_size(self) -> int:
@@ -91,7 +113,7 @@ class Layout:
     @property
     def observation_size(self) -> int:
         n, d = self.players, len(self.deck)
-        return len(PHASES) + 4 + n * 3 + d * 2 + self.table + 1 + HISTORY * self.round_size
+        return len(PHASES) + 4 + n * 3 + d * 2 + self.table + 3 + HISTORY * self.round_size
 
 
 class Encoder:
@@ -184,6 +206,8 @@ class Encoder:
         values += [index[c] for c in table]
         values += [-1] * (layout.table - len(table))
         values.append(table.index(view.my_vote) if view.my_vote in table else -1)
+        values.append(table.index(view.my_second_vote) if view.my_second_vote in table else -1)
+        values.append(table.index(view.my_void) if view.my_void in table else -1)
         values += self.history(view, seats)
         return np.fromiter(values, dtype=np.int32, count=len(values))
 
@@ -198,11 +222,19 @@ def action_mask(view: PlayerView, layout: Layout) -> npt.NDArray[np.int8]:
         for j, slots in enumerate(layout.combos):
             if slots[-1] < len(hand):
                 mask[layout.hand + j] = 1
-    elif legal.vote:
+    else:
         base = layout.hand + len(layout.combos)
-        for t, card in enumerate(view.table):
-            if card in legal.vote:
-                mask[base + t] = 1
+        votable = [t for t, card in enumerate(view.table) if card in legal.vote]
+        for t in votable:
+            mask[base + t] = 1
+        if legal.vote_count > 1:
+            for j, (a, b) in enumerate(layout.pairs):
+                if a in votable and b in votable:
+                    mask[layout.pair0 + j] = 1
+        if legal.void:
+            for t, card in enumerate(view.table):
+                if card in legal.void:
+                    mask[layout.void0 + t] = 1
     return mask
 
 
@@ -223,10 +255,21 @@ def decode_action(action: int, clue: str | None, view: PlayerView, layout: Layou
         if not legal.submit or slots[-1] >= len(hand):
             raise GameError(Code.WRONG_PHASE, "these cards cannot be submitted now")
         return SubmitCards(player, tuple(hand[s] for s in slots))
+    table = view.table
+    if action + layout.hand >= layout.void0:
+        slot = action + layout.hand - layout.void0
+        if slot >= len(table) or table[slot] not in legal.void:
+            raise GameError(Code.CANNOT_VOID, "this table slot cannot be voided now")
+        return VoidCard(player, table[slot])
+    if action + layout.hand >= layout.pair0:
+        a, b = layout.pairs[action + layout.hand - layout.pair0]
+        if legal.vote_count < 2 or b >= len(table) or not {table[a], table[b]} <= set(legal.vote):
+            raise GameError(Code.CARD_NOT_ON_TABLE, "no votes for these table slots now")
+        return CastVote(player, table[a], table[b])
     slot = action - len(layout.combos)
-    if not legal.vote or slot >= len(view.table) or view.table[slot] not in legal.vote:
+    if not legal.vote or slot >= len(table) or table[slot] not in legal.vote:
         raise GameError(Code.CARD_NOT_ON_TABLE, "no vote for this table slot now")
-    return CastVote(player, view.table[slot])
+    return CastVote(player, table[slot])
 
 
 def encode_command(command: Command, view: PlayerView, layout: Layout) -> tuple[int, str | None]:
@@ -239,7 +282,14 @@ def encode_command(command: Command, view: PlayerView, layout: Layout) -> tuple[
         slots = tuple(sorted(hand.index(c) for c in command.cards))
         return layout.hand + layout.combos.index(slots), None
     if isinstance(command, CastVote):
-        return layout.hand + len(layout.combos) + view.table.index(command.card), None
+        slot = view.table.index(command.card)
+        if command.second is not None:
+            other = view.table.index(command.second)
+            pair = (min(slot, other), max(slot, other))
+            return layout.pair0 + layout.pairs.index(pair), None
+        return layout.hand + len(layout.combos) + slot, None
+    if isinstance(command, VoidCard):
+        return layout.void0 + view.table.index(command.card), None
     raise GameError(Code.UNKNOWN_COMMAND, f"{type(command).__name__} is not a player's move")
 
 
@@ -272,6 +322,8 @@ class LiveObservations:
         self.hand_size = layout.hand
         self.combos = layout.combos
         self.vote0 = layout.hand + len(layout.combos)
+        self.pair0, self.void0, self.pairs = layout.pair0, layout.void0, layout.pairs
+        self.voided_bit = 1 << n  # in ``acted``: the party storyteller has voided a card
         self.index = {card: i for i, card in enumerate(layout.deck)}
         self.row = {p: i for i, p in enumerate(players)}
         self.bit = {p: 1 << i for i, p in enumerate(players)}
@@ -291,9 +343,11 @@ class LiveObservations:
         self.mine0 = self.head + d
         self.table0 = self.head + 2 * d
         self.vote_at = self.table0 + t
-        self.history0 = self.vote_at + 1
+        self.second_at = self.vote_at + 1
+        self.void_at = self.vote_at + 2
+        self.history0 = self.vote_at + 3
         self.template = np.zeros(layout.observation_size, dtype=np.int32)
-        self.template[self.table0 : self.vote_at + 1] = -1
+        self.template[self.table0 : self.history0] = -1
         self.template[self.history0 :] = np.tile(
             np.array([-1, -1] + [-1] * (2 * t) + [0] * t, dtype=np.int32), HISTORY
         )
@@ -341,8 +395,17 @@ class LiveObservations:
                     view[mine0 + i] = 1
                 self.acted |= self.bit[event.player]
             elif kind is VoteCast:
-                views[row[event.player]][self.vote_at] = self.table.index(event.card)
+                view = views[row[event.player]]
+                view[self.vote_at] = self.table.index(event.card)
+                if event.second is not None:
+                    view[self.second_at] = self.table.index(event.second)
                 self.acted |= self.bit[event.player]
+            elif kind is CardVoided:
+                views[row[event.storyteller]][self.void_at] = self.table.index(event.card)
+                self.acted |= self.voided_bit
+            elif kind is HandsPassed:
+                hands = self.rows[:, self.hand0 : self.mine0]
+                hands[:] = np.roll(hands, 1, axis=0)  # seat i now holds seat i-1's hand
             elif kind is ClueGiven:
                 i = index[event.card]
                 view = views[row[event.storyteller]]
@@ -396,7 +459,7 @@ class LiveObservations:
     def _reveal(self, scored: RoundScored) -> None:
         """The round is over: its cards leave the table, and it becomes the newest history."""
         rows, index, row, t = self.rows, self.index, self.row, self.layout.table
-        rows[:, self.table0 : self.vote_at + 1] = -1
+        rows[:, self.table0 : self.history0] = -1
         for card, owner in scored.owners:
             self.views[row[owner]][self.mine0 + index[card]] = 0
         self.table = ()
@@ -484,6 +547,8 @@ class LiveObservations:
 
     def _new_mask_key(self, state: GameState, agent: PlayerId) -> tuple[int, int | tuple[int, ...]]:
         phase, storyteller = state.phase, state.storyteller
+        if phase is _VOTE and (self.pairs or self.layout.voids):
+            return self._votes_key(state, agent)
         if phase is _CLUE:
             if storyteller is None or storyteller == agent:
                 return 0, len(state.hands[agent])
@@ -500,6 +565,19 @@ class LiveObservations:
                 return key
             return 2, tuple([t for t, card in enumerate(table) if card not in own])
         return 3, 0
+
+    def _votes_key(self, state: GameState, agent: PlayerId) -> tuple[int, tuple[int, ...]]:
+        """Kind 4, where a player may cast two votes or void a card: (two votes, may void,
+        the table slots they may vote for...)."""
+        table = state.table
+        if state.rules.everyone_votes:
+            void = int(agent == state.storyteller and state.void is None)
+            slots = () if agent in state.votes else tuple(range(len(table)))
+            return (4, (0, void, *slots)) if void or slots else (3, ())
+        if agent == state.storyteller or agent in state.votes:
+            return 3, ()
+        own = state.submissions[agent]
+        return 4, (1, 0, *[t for t, card in enumerate(table) if card not in own])
 
     def mask(self, state: GameState, agent: PlayerId) -> MaskArray:
         """What ``action_mask(player_view(state, agent), layout)`` gives, as a fresh array."""
@@ -524,6 +602,17 @@ class LiveObservations:
             assert isinstance(what, tuple)
             for t in what:
                 mask[self.vote0 + t] = 1
+        elif kind == 4:
+            assert isinstance(what, tuple)
+            two, void, slots = what[0], what[1], what[2:]
+            for t in slots:
+                mask[self.vote0 + t] = 1
+            if two:
+                for j, (a, b) in enumerate(self.pairs):
+                    if a in slots and b in slots:
+                        mask[self.pair0 + j] = 1
+            if void:
+                mask[self.void0 : self.void0 + self.layout.table] = 1
         return mask
 
     def observe(self, state: GameState, agent: PlayerId) -> dict[str, IntArray | MaskArray]:
@@ -567,7 +656,34 @@ class LiveObservations:
             if len(slots) == 1:
                 return SubmitCards(agent, (hand[slots[0]],))
             return SubmitCards(agent, tuple([hand[s] for s in slots]))
+        if kind == 4:
+            return self._decode_votes(state, agent, action, what)  # type: ignore[arg-type]
+        if action >= self.pair0:
+            if action >= self.void0:
+                raise GameError(Code.CANNOT_VOID, "this table slot cannot be voided now")
+            raise GameError(Code.CARD_NOT_ON_TABLE, "no votes for these table slots now")
         slot = action - self.vote0
         if kind != 2 or slot not in what:  # type: ignore[operator]
             raise GameError(Code.CARD_NOT_ON_TABLE, "no vote for this table slot now")
         return CastVote(agent, state.table[slot])
+
+    def _decode_votes(
+        self, state: GameState, agent: PlayerId, action: int, what: tuple[int, ...]
+    ) -> Command:
+        """A vote, two votes or a void (:meth:`_votes_key`'s kind 4)."""
+        two, void, slots = what[0], what[1], what[2:]
+        table = state.table
+        if action >= self.void0:
+            slot = action - self.void0
+            if not void or slot >= len(table):
+                raise GameError(Code.CANNOT_VOID, "this table slot cannot be voided now")
+            return VoidCard(agent, table[slot])
+        if action >= self.pair0:
+            a, b = self.pairs[action - self.pair0]
+            if not two or a not in slots or b not in slots:
+                raise GameError(Code.CARD_NOT_ON_TABLE, "no votes for these table slots now")
+            return CastVote(agent, table[a], table[b])
+        slot = action - self.vote0
+        if slot not in slots:
+            raise GameError(Code.CARD_NOT_ON_TABLE, "no vote for this table slot now")
+        return CastVote(agent, table[slot])
