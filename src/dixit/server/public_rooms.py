@@ -7,17 +7,25 @@ edition, language, seats) and the code to join it by (POST /api/rooms/{code}/joi
 
 Rooms are listed from this process's memory: with several server processes each lists the rooms
 its own players are connected to.
+
+A table whose name does not pass the word filter is not listed, nor one that visitors reported
+(POST /api/tables/{code}/report; :mod:`.moderation`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 
 from dixit.protocol import messages as m
+from dixit.protocol.codes import ErrorCode as Code
 
+from .errors import ServerError
+from .http_errors import ERRORS
 from .hub import Hub
+from .limits import client_address
+from .moderation import Reports, offensive
 from .room import Room
 from .rules import rules_from_settings
 
@@ -35,9 +43,12 @@ def open_table(room: Room) -> m.PublicTable | None:
     if free <= 0 or not any(s.connected and not s.is_bot for s in state.seats):
         return None
     host = next((s for s in state.seats if s.is_host), None)
+    name = (settings.table_name or "").strip() or (host.name if host else state.code)
+    if offensive(name):
+        return None
     return m.PublicTable(
         code=state.code,
-        name=(settings.table_name or "").strip() or (host.name if host else state.code),
+        name=name,
         edition=settings.edition,
         language=settings.language,
         seats_taken=taken,
@@ -45,15 +56,37 @@ def open_table(room: Room) -> m.PublicTable | None:
     )
 
 
-def open_tables(rooms: Iterable[Room]) -> m.PublicTableList:
+def open_tables(
+    rooms: Iterable[Room], hidden: Callable[[str], bool] = lambda code: False
+) -> m.PublicTableList:
     """The open tables, fullest first (they start soonest), then by code."""
-    tables = [t for t in (open_table(room) for room in rooms) if t is not None]
+    listed = (open_table(room) for room in rooms if not hidden(room.code))
+    tables = [t for t in listed if t is not None]
     tables.sort(key=lambda t: (t.seats_free, t.code))
     return m.PublicTableList(tables=tables[:MAX_LISTED])
 
 
 def add_table_routes(app: FastAPI, hub: Callable[[], Hub]) -> None:
+    reports = Reports()
+
     @app.get("/api/tables", response_model=m.PublicTableList, tags=["rooms"])
     async def public_tables() -> m.PublicTableList:
         """Public rooms waiting for players: name, edition, language, free seats, code."""
-        return open_tables(list(hub().rooms.values()))
+        return open_tables(list(hub().rooms.values()), reports.hidden)
+
+    @app.post("/api/tables/{code}/report", responses=ERRORS, tags=["rooms"])
+    async def report_table(code: str, request: Request) -> dict[str, bool]:
+        """A visitor reports an open table (its name, its chat): after a few reports from
+        different clients it leaves the public list; each report is logged for the operator."""
+        room = hub().rooms.get(code.strip().upper())
+        table = open_table(room) if room is not None else None
+        if room is None or table is None:
+            raise ServerError(Code.ROOM_NOT_FOUND, "no open table with this code", 404)
+        peer = request.client.host if request.client else None
+        trust = hub().services.config.rate_limits.trust_proxy
+        reports.report(
+            room.code,
+            client_address(peer, request.headers.getlist("x-forwarded-for"), trust),
+            table.name,
+        )
+        return {"reported": True}
