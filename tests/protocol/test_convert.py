@@ -17,11 +17,12 @@ EVENT = TypeAdapter(m.GameEventUnion)
 
 
 def test_wire_dicts_match_the_models() -> None:
-    for seed, (edition, players) in enumerate([("classic", 3), ("classic", 5), ("2021", 4)]):
+    games = [("classic", 3), ("classic", 5), ("2021", 4), ("odyssey", 8), ("odyssey/party", 6)]
+    for seed, (edition, players) in enumerate(games):
         rng = random.Random(seed)
         seats = tuple(f"p{i}" for i in range(1, players + 1))
         deck = tuple(f"card-{i:03}" for i in range(84))
-        rules = rules_for(edition, max_rounds=4)
+        rules = rules_for(*edition.split("/"), max_rounds=4)
         start = execute(None, StartGame(seats, deck, rules, None), rng)
         bot = RandomBot(rng)
         moves = playthrough(

@@ -125,11 +125,11 @@ describe("selectors", () => {
     expect(turn(null).kind).toBe("lobby");
     expect(turn(view()).kind).toBe("yourClue");
     expect(turn(view({ storyteller: null })).kind).toBe("claimClue");
-    expect(turn(view({ storyteller: "p2", legal: { give_clue: [], submit: [], submit_count: 0, vote: [], max_clue_length: 200 } }))).toEqual({ kind: "waitClue", storyteller: "p2" });
-    expect(turn(view({ phase: "submit", legal: { give_clue: [], submit: ["a"], submit_count: 2, vote: [], max_clue_length: 0 } }))).toEqual({ kind: "yourSubmit", count: 2 });
-    expect(turn(view({ phase: "submit", waiting_for: ["p2", "p3"], legal: { give_clue: [], submit: [], submit_count: 0, vote: [], max_clue_length: 0 } }))).toEqual({ kind: "waitSubmit", waiting: ["p2", "p3"] });
-    expect(turn(view({ phase: "vote", legal: { give_clue: [], submit: [], submit_count: 0, vote: ["x"], max_clue_length: 0 } })).kind).toBe("yourVote");
-    expect(turn(view({ phase: "vote", storyteller: "p1", waiting_for: ["p3"], legal: { give_clue: [], submit: [], submit_count: 0, vote: [], max_clue_length: 0 } }))).toEqual({ kind: "waitVote", waiting: ["p3"], storyteller: true });
+    expect(turn(view({ storyteller: "p2", legal: { give_clue: [], submit: [], submit_count: 0, vote: [], max_clue_length: 200, vote_count: 0, void: [] } }))).toEqual({ kind: "waitClue", storyteller: "p2" });
+    expect(turn(view({ phase: "submit", legal: { give_clue: [], submit: ["a"], submit_count: 2, vote: [], max_clue_length: 0, vote_count: 0, void: [] } }))).toEqual({ kind: "yourSubmit", count: 2 });
+    expect(turn(view({ phase: "submit", waiting_for: ["p2", "p3"], legal: { give_clue: [], submit: [], submit_count: 0, vote: [], max_clue_length: 0, vote_count: 0, void: [] } }))).toEqual({ kind: "waitSubmit", waiting: ["p2", "p3"] });
+    expect(turn(view({ phase: "vote", legal: { give_clue: [], submit: [], submit_count: 0, vote: ["x"], max_clue_length: 0, vote_count: 1, void: [] } })).kind).toBe("yourVote");
+    expect(turn(view({ phase: "vote", storyteller: "p1", waiting_for: ["p3"], legal: { give_clue: [], submit: [], submit_count: 0, vote: [], max_clue_length: 0, vote_count: 0, void: [] } }))).toEqual({ kind: "waitVote", waiting: ["p3"], storyteller: true });
     expect(turn(view({ phase: "over" })).kind).toBe("over");
   });
 
@@ -138,6 +138,7 @@ describe("selectors", () => {
     owners: [{ card: "b", player: "p2" }, { card: "a", player: "p1" }, { card: "c", player: "p3" }],
     votes: [{ player: "p2", card: "a" }, { player: "p3", card: "b" }], outcome: "some",
     awards: [{ player: "p1", points: 3, reason: "storyteller_found_by_some" }, { player: "p2", points: 3, reason: "found_storyteller" }, { player: "p2", points: 1, reason: "votes_received" }],
+    void: null,
   };
 
   it("shows the last round's reveal while the next clue is awaited", () => {

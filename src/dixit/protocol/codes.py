@@ -30,6 +30,9 @@ class ErrorCode(StrEnum):
     ALREADY_VOTED = "action/already_voted"
     WRONG_CARD_COUNT = "action/wrong_card_count"
     DUPLICATE_CARD = "action/duplicate_card"
+    ONE_VOTE_ONLY = "action/one_vote_only"
+    CANNOT_VOID = "action/cannot_void"
+    ALREADY_VOIDED = "action/already_voided"
     CLUE_EMPTY = "action/clue_empty"
     CLUE_TOO_LONG = "action/clue_too_long"
     GAME_OVER = "game/over"
@@ -121,7 +124,10 @@ DESCRIPTIONS: dict[ErrorCode | NoticeCode, str] = {
     ErrorCode.ALREADY_SUBMITTED: "a second submission in one round (never applied twice)",
     ErrorCode.ALREADY_VOTED: "a second vote in one round (never applied twice)",
     ErrorCode.WRONG_CARD_COUNT: "submit exactly `legal.submit_count` cards",
-    ErrorCode.DUPLICATE_CARD: "the same card twice in one submission",
+    ErrorCode.DUPLICATE_CARD: "the same card twice in one submission, or both votes on one card",
+    ErrorCode.ONE_VOTE_ONLY: "a second vote where the rules give one (Odyssey: under 7 players)",
+    ErrorCode.CANNOT_VOID: "only the storyteller voids a card, and only in party play",
+    ErrorCode.ALREADY_VOIDED: "the storyteller has already voided a card this round",
     ErrorCode.CLUE_EMPTY: "a clue of only spaces",
     ErrorCode.CLUE_TOO_LONG: "a clue longer than the rules' `clue_max_length`",
     ErrorCode.GAME_OVER: "the game is over",

@@ -23,10 +23,12 @@ import orjson
 from dixit.engine import (
     CardsDrawn,
     CardsSubmitted,
+    CardVoided,
     ClueGiven,
     Event,
     GameEnded,
     GameStarted,
+    HandsPassed,
     PileReshuffled,
     PlayerView,
     RoundScored,
@@ -64,6 +66,7 @@ def round_dict(scored: RoundScored) -> dict[str, object]:
         "awards": [
             {"player": a.player, "points": a.points, "reason": a.reason} for a in scored.awards
         ],
+        "void": scored.void,
     }
 
 
@@ -74,6 +77,8 @@ def legal_dict(legal: EngineLegal) -> dict[str, object]:
         "submit_count": legal.submit_count,
         "vote": list(legal.vote),
         "max_clue_length": legal.max_clue_length,
+        "vote_count": legal.vote_count,
+        "void": list(legal.void),
     }
 
 
@@ -92,6 +97,8 @@ def seat_dict(seat: SeatView | PlayerView, legal: EngineLegal | None = None) -> 
         "hand": None if seat.hand is None else list(seat.hand),
         "my_cards": list(seat.my_cards),
         "my_vote": seat.my_vote,
+        "my_second_vote": seat.my_second_vote,
+        "my_void": seat.my_void,
         "legal": legal_dict(seat.legal if legal is None else legal),
     }
 
@@ -157,7 +164,21 @@ def redact_dict(event: Event, viewer: str | None) -> dict[str, object]:
         return {"type": "TableLaid", "cards": list(event.cards)}
     if isinstance(event, VoteCast):
         mine = viewer is not None and event.player == viewer
-        return {"type": "VoteCast", "player": event.player, "card": event.card if mine else None}
+        return {
+            "type": "VoteCast",
+            "player": event.player,
+            "card": event.card if mine else None,
+            "second": event.second if mine else None,
+        }
+    if isinstance(event, CardVoided):
+        mine = viewer is not None and event.storyteller == viewer
+        return {
+            "type": "CardVoided",
+            "storyteller": event.storyteller,
+            "card": event.card if mine else None,
+        }
+    if isinstance(event, HandsPassed):
+        return {"type": "HandsPassed"}
     if isinstance(event, RoundScored):
         return {"type": "RoundScored", "result": round_dict(event)}
     if isinstance(event, PileReshuffled):
@@ -169,7 +190,7 @@ def redact_dict(event: Event, viewer: str | None) -> dict[str, object]:
 
 # Events whose wire form depends on the viewer; every other event is the same for everyone and
 # is built once per broadcast (:func:`shared_event_dicts`).
-VIEWER_DEPENDENT = (CardsDrawn, ClueGiven, CardsSubmitted, VoteCast)
+VIEWER_DEPENDENT = (CardsDrawn, ClueGiven, CardsSubmitted, VoteCast, CardVoided)
 
 
 def shared_event_dicts(events: Sequence[Event]) -> list[dict[str, object] | None]:

@@ -29,7 +29,8 @@ MAX_COMMAND_ID_LENGTH = 64
 RABBIT_COLOURS = ("red", "orange", "yellow", "green", "blue", "purple", "pink", "white")
 
 RabbitColour = Literal["red", "orange", "yellow", "green", "blue", "purple", "pink", "white"]
-Edition = Literal["classic", "2021"]
+Edition = Literal["classic", "2021", "odyssey"]
+Mode = Literal["standard", "party"]
 FirstStoryteller = Literal["claim", "random", "host"]
 RoomStatus = Literal["lobby", "playing", "over"]
 Language = Literal["it", "pl", "es", "pt", "fr", "en"]
@@ -73,6 +74,11 @@ class RoomSettings(ClientModel):
     """What the room creator chooses; the host may change it in the lobby."""
 
     edition: Edition = "classic"
+    mode: Mode = Field(
+        default="standard",
+        description="party: Dixit Party (6-12 players; everyone votes, the storyteller voids a "
+        "card, one round per storyteller)",
+    )
     lone_finder_bonus: bool | None = Field(
         default=None, description="null: the edition's default (on for classic 3-player games)"
     )
@@ -80,14 +86,14 @@ class RoomSettings(ClientModel):
         default=None, description="null: the edition's default (2021: 30; classic: none)"
     )
     max_rounds: Annotated[int, Field(ge=1, le=1000)] | None = None
-    max_players: Annotated[int, Field(ge=3, le=8)] | None = Field(
-        default=None, description="seat limit; null: the edition's maximum"
+    max_players: Annotated[int, Field(ge=3, le=12)] | None = Field(
+        default=None, description="seat limit; null: the edition's maximum (odyssey: 12)"
     )
     timers: PhaseTimers = PhaseTimers()
     decks: Annotated[list[Annotated[str, Field(max_length=64)]], Field(max_length=8)] = Field(
         default_factory=list, description="deck slugs (GET /api/decks); empty: the default deck"
     )
-    bots: Annotated[int, Field(ge=0, le=7)] = Field(
+    bots: Annotated[int, Field(ge=0, le=11)] = Field(
         default=0, description="computer players seated when the room is created"
     )
     first_storyteller: FirstStoryteller = "claim"
@@ -140,6 +146,20 @@ class SubmitCards(ClientModel):
 
 class CastVote(ClientModel):
     type: Literal["cast_vote"] = "cast_vote"
+    v: int = PROTOCOL_VERSION
+    id: CommandId
+    card: CardId
+    second: CardId | None = Field(
+        default=None,
+        description="a second vote on another card, where ``legal.vote_count`` is 2 (Odyssey, "
+        "7 or more players); both votes are cast at once",
+    )
+
+
+class VoidCard(ClientModel):
+    """Party play, the storyteller: void one table card (votes on it score nothing)."""
+
+    type: Literal["void_card"] = "void_card"
     v: int = PROTOCOL_VERSION
     id: CommandId
     card: CardId
@@ -346,6 +366,7 @@ ClientMessageUnion = Annotated[
     | GiveClue
     | SubmitCards
     | CastVote
+    | VoidCard
     | SetProfile
     | UpdateSettings
     | AddBot
@@ -388,6 +409,22 @@ class Rules(ServerModel):
     end_at_score: int | None
     max_rounds: int | None
     clue_max_length: int
+    two_votes_from: int | None = Field(
+        default=None, description="from this many players on, each voter has two votes"
+    )
+    votes_received_cap: int | None = Field(
+        default=None, description="the most points from votes on one's cards in a round"
+    )
+    single_vote_bonus: int = Field(
+        default=0, description="with two votes: a finder's extra points for casting only one"
+    )
+    mode: Mode = "standard"
+    everyone_votes: bool = Field(default=False, description="party: the storyteller votes too")
+    party_cap: int = Field(default=5, description="party: the most points a voter scores")
+    pass_hands: bool = Field(default=False, description="party: hands pass left after a round")
+    storyteller_turns: int | None = Field(
+        default=None, description="the game ends when everyone has told this many times"
+    )
 
 
 class LegalActions(ServerModel):
@@ -398,6 +435,12 @@ class LegalActions(ServerModel):
     submit_count: int
     vote: list[CardId]
     max_clue_length: int
+    vote_count: int = Field(
+        default=0, description="votes the viewer may cast now (2: a second, optional one)"
+    )
+    void: list[CardId] = Field(
+        default_factory=list, description="party play, the storyteller: cards they may void"
+    )
 
 
 class PointsAwarded(ServerModel):
@@ -425,9 +468,12 @@ class RoundResult(ServerModel):
     storyteller_card: CardId
     table: list[CardId]
     owners: list[CardOwner]
-    votes: list[Vote]
+    votes: list[Vote] = Field(
+        description="in seat order; a player with two votes appears twice, first vote first"
+    )
     outcome: Outcome
     awards: list[PointsAwarded]
+    void: CardId | None = Field(default=None, description="party play: the voided card")
 
 
 class GameView(ServerModel):
@@ -444,6 +490,8 @@ class GameView(ServerModel):
     hand: list[CardId] | None
     my_cards: list[CardId]
     my_vote: CardId | None
+    my_second_vote: CardId | None = None
+    my_void: CardId | None = Field(default=None, description="party play: the storyteller's void")
     table: list[CardId]
     acted: list[SeatId]
     waiting_for: list[SeatId]
@@ -521,6 +569,21 @@ class VoteCastEvent(ServerModel):
     type: Literal["VoteCast"] = "VoteCast"
     player: SeatId
     card: CardId | None
+    second: CardId | None = Field(default=None, description="the voter's second vote, for them")
+
+
+class CardVoidedEvent(ServerModel):
+    """Party play: the storyteller voided a card; ``card`` only for the storyteller."""
+
+    type: Literal["CardVoided"] = "CardVoided"
+    storyteller: SeatId
+    card: CardId | None
+
+
+class HandsPassedEvent(ServerModel):
+    """Party play: every hand went to the next seat (the view has the viewer's new hand)."""
+
+    type: Literal["HandsPassed"] = "HandsPassed"
 
 
 class RoundScoredEvent(ServerModel):
@@ -547,7 +610,9 @@ GameEventUnion = Annotated[
     | CardsSubmittedEvent
     | TableLaidEvent
     | VoteCastEvent
+    | CardVoidedEvent
     | RoundScoredEvent
+    | HandsPassedEvent
     | PileReshuffledEvent
     | GameEndedEvent,
     Field(discriminator="type"),
@@ -845,6 +910,7 @@ CLIENT_MESSAGE_TYPES: dict[str, type[ClientModel]] = {
         GiveClue,
         SubmitCards,
         CastVote,
+        VoidCard,
         SetProfile,
         UpdateSettings,
         AddBot,

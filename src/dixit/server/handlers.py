@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from dixit.engine import CastVote, Command, EndGame, GiveClue, StartGame, SubmitCards
+from dixit.engine import CastVote, Command, EndGame, GiveClue, StartGame, SubmitCards, VoidCard
 from dixit.protocol import messages as m
 from dixit.protocol.codes import ErrorCode as Code
 from dixit.storage import CommandKey
@@ -47,7 +47,11 @@ async def submit(room: Room, seat: SeatRecord, msg: m.SubmitCards, command_id: s
 
 
 async def vote(room: Room, seat: SeatRecord, msg: m.CastVote, command_id: str) -> int:
-    return await play(room, seat, CastVote(seat.id, msg.card), command_id)
+    return await play(room, seat, CastVote(seat.id, msg.card, msg.second), command_id)
+
+
+async def void_card(room: Room, seat: SeatRecord, msg: m.VoidCard, command_id: str) -> int:
+    return await play(room, seat, VoidCard(seat.id, msg.card), command_id)
 
 
 async def play(room: Room, seat: SeatRecord, command: Command, command_id: str) -> int:
@@ -162,6 +166,7 @@ HANDLERS: dict[type[m.ClientModel], tuple[bool, Handler]] = {
     m.GiveClue: (False, give_clue),
     m.SubmitCards: (False, submit),
     m.CastVote: (False, vote),
+    m.VoidCard: (False, void_card),
     m.SetProfile: (False, set_profile),
     m.Leave: (False, leave),
     m.RevealSeen: (False, reveal_seen),

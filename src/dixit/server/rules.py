@@ -12,7 +12,7 @@ from dixit.protocol import messages as m
 def rules_from_settings(settings: m.RoomSettings) -> Rules:
     """The engine's rules for a room's settings; GameError (setup/…) when they do not fit."""
     options: dict[str, Any] = {}
-    base = rules_for(settings.edition)
+    base = rules_for(settings.edition, settings.mode)
     if settings.lone_finder_bonus is not None:
         options["lone_finder_bonus"] = settings.lone_finder_bonus
     if settings.end_at_score is not None:
@@ -23,4 +23,4 @@ def rules_from_settings(settings: m.RoomSettings) -> Rules:
         options["clue_max_length"] = settings.clue_max_length
     if settings.max_players is not None:
         options["max_players"] = max(base.min_players, min(settings.max_players, base.max_players))
-    return rules_for(settings.edition, **options)
+    return rules_for(settings.edition, settings.mode, **options)

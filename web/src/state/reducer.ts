@@ -148,7 +148,7 @@ export function shownView(state: ClientState): GameView | null {
     ...view,
     phase: "over",
     waiting_for: [],
-    legal: { give_clue: [], submit: [], submit_count: 0, vote: [], max_clue_length: 0 },
+    legal: { give_clue: [], submit: [], submit_count: 0, vote: [], max_clue_length: 0, vote_count: 0, void: [] },
   };
 }
 

@@ -1,0 +1,127 @@
+"""Rooms of up to 12 under the Odyssey rules, and party play, through a real server."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+from .harness import Client, ServerProcess, create_room, http, join_room
+
+
+def odyssey_move(client: Client, rng: random.Random) -> dict[str, Any] | None:
+    """A random legal move from the client's view, with a second vote whenever it may cast one
+    and the void when it is the party storyteller."""
+    view = client.view
+    if view is None or view["phase"] == "over":
+        return None
+    legal = view["legal"]
+    if legal["give_clue"]:
+        return {"type": "give_clue", "card": rng.choice(legal["give_clue"]), "clue": "a clue"}
+    if legal["submit"]:
+        return {"type": "submit_cards", "cards": rng.sample(legal["submit"], legal["submit_count"])}
+    if legal["void"]:
+        return {"type": "void_card", "card": rng.choice(legal["void"])}
+    if legal["vote"]:
+        if legal["vote_count"] == 2:
+            first, second = rng.sample(legal["vote"], 2)
+            return {"type": "cast_vote", "card": first, "second": second}
+        return {"type": "cast_vote", "card": rng.choice(legal["vote"])}
+    return None
+
+
+async def play_until_over(clients: list[Client], rng: random.Random, steps: int = 400) -> None:
+    """The clients make random legal moves (with second votes and voids) until the end."""
+    for _ in range(steps):
+        await asyncio.gather(*(c.drain(0.05) for c in clients))
+        if all(c.view is not None and c.view["phase"] == "over" for c in clients):
+            return
+        moved = False
+        for client in clients:
+            move = odyssey_move(client, rng)
+            if move is None:
+                continue
+            answer = await client.command(move.pop("type"), **move)
+            assert answer["type"] == "ack" or answer["code"] == "action/wrong_phase", answer
+            moved = True
+        if not moved:
+            await asyncio.gather(*(c.drain(0.3) for c in clients))
+    raise AssertionError("the game did not finish")
+
+
+def test_twelve_seats_odyssey_two_votes_over_the_wire(server: ServerProcess) -> None:
+    async def main() -> None:
+        ticket = create_room(
+            server.base, "Ann", edition="odyssey", bots=10, max_rounds=2, first_storyteller="host"
+        )
+        bo = join_room(server.base, ticket["code"], "Bo")
+        status, answer = http(
+            server.base, "POST", f"/api/rooms/{ticket['code']}/join", {"name": "Cy"}
+        )
+        assert status == 409 and answer["code"] == "room/full"  # twelve seats taken
+        host, guest = Client(server.ws_base, ticket), Client(server.ws_base, bo)
+        await host.connect()
+        await guest.connect()
+        assert (await host.command("start_game"))["type"] == "ack"
+        await host.drain(0.2)
+        assert host.view is not None and len(host.view["players"]) == 12
+        assert host.view["rules"]["two_votes_from"] == 7 and len(host.view["hand"]) == 6
+        # Ann tells; Bo, a person, votes twice and sees both votes as his own.
+        card = host.view["legal"]["give_clue"][0]
+        assert (await host.command("give_clue", card=card, clue="a clue"))["type"] == "ack"
+        await guest.drain(0.2)
+        cards = guest.view["legal"]["submit"][:1]  # type: ignore[index]
+        assert (await guest.command("submit_cards", cards=cards))["type"] == "ack"
+        for _ in range(100):
+            await guest.drain(0.1)
+            if guest.view is not None and guest.view["legal"]["vote"]:
+                break
+        legal = guest.view["legal"]  # type: ignore[index]
+        assert legal["vote_count"] == 2
+        first, second = legal["vote"][:2]
+        same = await guest.command("cast_vote", card=first, second=first)
+        assert same["code"] == "action/duplicate_card"
+        answer = await guest.command("cast_vote", card=first, second=second)
+        assert answer["type"] == "ack"
+        await guest.drain(0.2)
+        assert guest.view is not None
+        if guest.view["rounds"]:
+            votes = guest.view["rounds"][0]["votes"]
+            assert [v["card"] for v in votes if v["player"] == guest.seat] == [first, second]
+        else:
+            assert (guest.view["my_vote"], guest.view["my_second_vote"]) == (first, second)
+        await play_until_over([host, guest], random.Random(2))
+        assert host.view is not None and len(host.view["rounds"]) == 2
+        await guest.close()
+        await host.close()
+
+    asyncio.run(main())
+
+
+def test_party_room_the_storyteller_voids_and_everyone_votes(server: ServerProcess) -> None:
+    async def main() -> None:
+        status, _ = http(
+            server.base,
+            "POST",
+            "/api/rooms",
+            {"name": "Ann", "settings": {"edition": "odyssey", "mode": "party", "bots": 3}},
+        )
+        assert status == 200  # a room may wait for more seats; the game needs six
+        ticket = create_room(
+            server.base, "Ann", edition="odyssey", mode="party", bots=5, first_storyteller="host"
+        )
+        host = Client(server.ws_base, ticket)
+        await host.connect()
+        assert (await host.command("start_game"))["type"] == "ack"
+        await host.drain(0.2)
+        assert host.view is not None and host.view["rules"]["mode"] == "party"
+        assert len(host.view["hand"]) == 5
+        await play_until_over([host], random.Random(3))
+        rounds = host.view["rounds"]
+        assert len(rounds) == 6 and all(r["outcome"] == "party" for r in rounds)
+        assert all(r["void"] in r["table"] for r in rounds)
+        # everyone votes, the storyteller too
+        assert all(len(r["votes"]) == 6 for r in rounds)
+        await host.close()
+
+    asyncio.run(main())
