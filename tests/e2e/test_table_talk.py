@@ -228,6 +228,20 @@ def test_open_tables_are_listed_and_joined_private_ones_never(opened: Any) -> No
     expect(tv.page.locator(f"[data-testid=open-table][data-code='{code}']")).to_have_count(0)
 
 
+def test_a_visitor_reports_an_open_table(opened: Any) -> None:
+    ann = opened("Ann")
+    code = create_room(ann)
+    ann.page.get_by_test_id("public").check()
+    vi = opened("Vi", viewport=PHONE, mobile=True)
+    vi.page.goto("/")
+    table = vi.page.locator(f"[data-testid=open-table][data-code='{code}']")
+    expect(table).to_be_visible()
+    table.get_by_role("button", name=EN["tables.reportNamed"].format(name="Ann")).click()
+    expect(vi.page.get_by_test_id("table-reported")).to_have_text(EN["tables.reported"])
+    expect(table).to_have_count(0)  # no longer shown to the one who reported it
+    assert_accessible(vi)
+
+
 def test_open_tables_and_talk_in_every_language(opened: Any) -> None:
     """Keyboard reachable and labelled in each language: no missing strings."""
     host = opened("Ann")

@@ -61,6 +61,8 @@ export const api = {
     return call<DeckList>("GET", "/api/decks", undefined, seats(ticket ? [ticket] : []));
   },
   tables: () => call<PublicTableList>("GET", "/api/tables"),
+  /** A visitor reports an open table (a few reports hide it from the list). */
+  report: (code: string) => call<{ reported: boolean }>("POST", `/api/tables/${encodeURIComponent(code)}/report`, {}),
   deckCards: (slug: string, lang: string) =>
     call<DeckCards>("GET", `/api/decks/${encodeURIComponent(slug)}/cards?lang=${encodeURIComponent(lang)}`, undefined, seats(savedTickets())),
   captions: (slug: string, req: CaptionsRequest) =>

@@ -19,6 +19,7 @@ export function PublicRooms({ name }: { name: string }) {
   const [tables, setTables] = useState<PublicTable[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
+  const [reported, setReported] = useState<string[]>([]);
 
   async function load() {
     try {
@@ -54,8 +55,20 @@ export function PublicRooms({ name }: { name: string }) {
     }
   }
 
-  // Nothing waits: the home page stays as it was (the list appears when a table opens).
-  if (!tables || tables.length === 0) return null;
+  async function report(table: PublicTable) {
+    setError(null);
+    try {
+      await api.report(table.code);
+      setReported((codes) => [...codes, table.code]);
+    } catch (e) {
+      setError(errorText(t, e instanceof ApiProblem ? e.code : "network"));
+    }
+  }
+
+  // Nothing waits: the home page stays as it was (the list appears when a table opens). A
+  // table this visitor reported is no longer shown to them.
+  const shown = tables?.filter((table) => !reported.includes(table.code)) ?? [];
+  if (shown.length === 0 && reported.length === 0) return null;
   return (
     <section class="panel open-tables" aria-labelledby="open-tables-title" data-testid="open-tables">
       <div class="chat-head">
@@ -63,8 +76,9 @@ export function PublicRooms({ name }: { name: string }) {
         <button type="button" class="btn btn-ghost btn-small" onClick={() => void load()} data-testid="tables-refresh">{t("tables.refresh")}</button>
       </div>
       {error ? <p class="alert" role="alert">{error}</p> : null}
+      {reported.length > 0 ? <p class="muted" role="status" data-testid="table-reported">{t("tables.reported")}</p> : null}
       <ul class="table-list" aria-live="polite">
-          {tables.map((table) => (
+          {shown.map((table) => (
             <li key={table.code} class="table-item" data-testid="open-table" data-code={table.code}>
               <div class="table-info">
                 <span class="table-name" data-testid="table-name">{table.name}</span>
@@ -76,6 +90,9 @@ export function PublicRooms({ name }: { name: string }) {
               </div>
               <button type="button" class="btn btn-primary btn-small" disabled={busy !== null} aria-label={t("tables.joinNamed", { name: table.name })} onClick={() => void join(table)} data-testid="table-join">
                 {t("tables.join")}
+              </button>
+              <button type="button" class="btn btn-ghost btn-small" aria-label={t("tables.reportNamed", { name: table.name })} onClick={() => void report(table)} data-testid="table-report">
+                {t("tables.report")}
               </button>
             </li>
           ))}
