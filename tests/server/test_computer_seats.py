@@ -94,7 +94,7 @@ def test_every_level_plays_a_game_through_in_every_language(server: ServerProces
 def test_no_bot_claims_the_opening_clue_before_people_had_their_time(
     paced: ServerProcess,
 ) -> None:
-    """Claim wait 15 s x 0.2 = 3 s; bots alone would tell within 0.6-1.4 s."""
+    """Claim wait 45 s x 0.2 = 9 s; bots alone would tell within 0.6-1.4 s."""
 
     async def main() -> None:
         ticket = create_room(paced.base, "Ann", bots=3, first_storyteller="claim")
@@ -104,7 +104,7 @@ def test_no_bot_claims_the_opening_clue_before_people_had_their_time(
         await host.drain(2.0)
         assert host.view is not None
         assert host.view["phase"] == "clue" and host.view["storyteller"] is None
-        told = await host.until(lambda m: m["type"] == "game" and m["view"]["clue"], timeout=10)
+        told = await host.until(lambda m: m["type"] == "game" and m["view"]["clue"], timeout=20)
         assert told["view"]["storyteller"] != host.seat
         await host.close()
 
@@ -132,42 +132,6 @@ def test_votes_and_submissions_come_at_a_varied_human_pace(paced: ServerProcess)
         assert arrivals[0] >= 0.25
         assert arrivals[-1] - arrivals[0] >= 0.07
         await host.close()
-
-    asyncio.run(main())
-
-
-def test_a_timed_out_player_is_autoplayed_until_they_come_back(server: ServerProcess) -> None:
-    async def main() -> None:
-        ticket = create_room(
-            server.base, "Ann", bots=1, first_storyteller="host", timers={"clue": 1}
-        )
-        code = ticket["code"]
-        host = Client(server.ws_base, ticket)
-        bo = Client(server.ws_base, join_room(server.base, code, "Bo"))
-        await host.connect()
-        await bo.connect()
-        assert (await host.command("start_game"))["type"] == "ack"
-        played = await bo.until(lambda m: m["type"] == "notice", timeout=20)
-        assert (played["code"], played["seat"]) == ("timer/auto_played", host.seat)
-        handed = await bo.until(lambda m: m["type"] == "notice", timeout=10)
-        assert (handed["code"], handed["seat"]) == ("seat/autoplayed", host.seat)
-        seat = _seats(bo)[host.seat]  # the room changed before the notice was sent
-        assert seat["is_bot"] and seat["autoplay"] and seat["bot_level"] == "medium"
-        assert not seat["left"]
-        # The host comes back (a new socket): the seat is theirs again, and everyone is told.
-        await host.close()
-        back = Client(server.ws_base, ticket)
-        welcome = await back.connect()
-        mine = {s["id"]: s for s in welcome["room"]["seats"]}[host.seat]
-        assert not mine["is_bot"] and not mine["autoplay"]
-        notice = await bo.until(lambda m: m["type"] == "notice" and m["code"] == "seat/reclaimed")
-        assert notice["seat"] == host.seat
-        assert (
-            any(m["type"] == "notice" and m["code"] == "seat/reclaimed" for m in back.inbox)
-            or (await back.until(lambda m: m["type"] == "notice"))["code"] == "seat/reclaimed"
-        )
-        await back.close()
-        await bo.close()
 
     asyncio.run(main())
 

@@ -41,7 +41,9 @@ def bus(request: pytest.FixtureRequest) -> str:
 def test_one_process_fires_each_timer_and_every_seat_gets_every_notice_once(
     tmp_path: Path, bus: str
 ) -> None:
-    """Timers alone play a whole game: Ann and Cy on A, Bo on B."""
+    """Ann and Cy on A, Bo on B, all there and none playing: each timer plays one move for
+    each, their seats stay theirs, and once all three are late the table pauses. Bo says he is
+    here (on B): the table goes on, and the vote's timer ends the one-round game."""
 
     async def main() -> None:
         async with processes(tmp_path, bus) as (a, b):
@@ -54,19 +56,32 @@ def test_one_process_fires_each_timer_and_every_seat_gets_every_notice_once(
             assert (await sockets[0].send("start_game"))["type"] == "ack"
             room_a, room_b = await a.room(code), await b.room(code)
             await until(
+                lambda: room_a.room_state().paused and room_b.room_state().paused,
+                "every person is late: the table paused",
+            )
+            assert room_a.state is not None and room_a.state.phase.value == "vote"
+            assert not any(s.is_bot for s in room_a.data.seats)  # every seat still theirs
+            assert (await sockets[1].send("here"))["type"] == "ack"
+            await until(
                 lambda: room_a.data.status == "over" and room_b.data.status == "over",
-                "the timers played the game to its end",
+                "the vote's timer ended the game",
             )
             events = await stored(a, code)
             timer_moves = [e.actor for e in events if e.actor and e.actor.startswith("timer:")]
-            assert sorted(timer_moves) == ["timer:p1", "timer:p2", "timer:p3"]  # once each
+            # Once each per phase: Ann's clue, Bo's and Cy's cards and votes.
+            assert sorted(timer_moves) == [
+                "timer:p1",
+                "timer:p2",
+                "timer:p2",
+                "timer:p3",
+                "timer:p3",
+            ]
             expected = [
                 ("timer/auto_played", "p1"),
-                ("seat/autoplayed", "p1"),
                 ("timer/auto_played", "p2"),
-                ("seat/autoplayed", "p2"),
                 ("timer/auto_played", "p3"),
-                ("seat/autoplayed", "p3"),
+                ("timer/auto_played", "p2"),
+                ("timer/auto_played", "p3"),
             ]
 
             def everyone_told() -> bool:
@@ -99,7 +114,9 @@ def test_a_timers_notices_leave_with_the_updates_of_its_move_and_its_hand_over(
             )
             bo_socket = await a.connect(code, bo)
             await a.connect(code, cy)
-            assert (await (await a.connect(code, ann)).send("start_game"))["type"] == "ack"
+            ann_socket = await a.connect(code, ann)
+            assert (await ann_socket.send("start_game"))["type"] == "ack"
+            ann_socket.room.detach(ann_socket.conn)  # Ann is gone: her seat is handed over
             held: list[asyncio.Future[None]] = []
             publish = a.pubsub.publish
 
@@ -128,8 +145,10 @@ def test_a_timers_notices_leave_with_the_updates_of_its_move_and_its_hand_over(
 def test_computer_players_act_once_per_phase_and_the_lease_moves_when_its_holder_dies(
     tmp_path: Path, bus: str
 ) -> None:
-    """Ann and three computers; Ann on A, a spectator on B (both have the room loaded). The
-    driver is killed mid-game (no lease given back): the other takes over and finishes."""
+    """Ann and three computers; Ann on A, a spectator on B (both have the room loaded). Ann
+    leaves once the game has started (a computer player takes her seat: a table of computers
+    alone plays on). The driver is killed mid-game (no lease given back): the other takes over
+    and finishes."""
 
     async def main() -> None:
         async with processes(tmp_path, bus) as (a, b):
@@ -146,6 +165,7 @@ def test_computer_players_act_once_per_phase_and_the_lease_moves_when_its_holder
             await b.connect(code, watcher.token)
             room_a, room_b = await a.room(code), await b.room(code)
             assert (await a.sockets[0].send("start_game"))["type"] == "ack"
+            assert (await a.sockets[0].send("leave"))["type"] == "ack"
 
             async def holder() -> str | None:
                 lease = await a.store.lease(lease_name(code))

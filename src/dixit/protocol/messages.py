@@ -68,6 +68,11 @@ class PhaseTimers(ClientModel):
     clue: Annotated[int, Field(ge=1, le=3600)] | None = None
     submit: Annotated[int, Field(ge=1, le=3600)] | None = None
     vote: Annotated[int, Field(ge=1, le=3600)] | None = None
+    bank: Annotated[int, Field(ge=1, le=3600)] | None = Field(
+        default=None,
+        description="a time bank: seconds each person may draw on over the game when a phase's "
+        "timer runs out on them while they are there, before a move is played for them",
+    )
 
 
 class RoomSettings(ClientModel):
@@ -271,6 +276,16 @@ class RevealSeen(ClientModel):
     round: Annotated[int, Field(ge=1)]
 
 
+class Here(ClientModel):
+    """I am at the table: after a timer played for you (or the computer played your seat while
+    you were away), your seat is yours again, your account (``Seat.played_for``) is read, and a
+    paused table goes on. Saying it again changes nothing."""
+
+    type: Literal["here"] = "here"
+    v: int = PROTOCOL_VERSION
+    id: CommandId
+
+
 class Sync(ClientModel):
     """Ask again for what was missed since ``since`` (or a fresh view)."""
 
@@ -379,6 +394,7 @@ ClientMessageUnion = Annotated[
     | Rematch
     | Leave
     | RevealSeen
+    | Here
     | Sync
     | Ping
     | Say
@@ -629,6 +645,15 @@ class VersionedEvent(ServerModel):
 # --------------------------------------------------------------------------- room state
 
 
+class PlayedFor(ServerModel):
+    """A move the server made for a person's seat: a timer ran out, or the computer played it
+    while they were away. ``clue``: the clue it told for them (a clue is public)."""
+
+    round: int
+    phase: Literal["clue", "submit", "vote"]
+    clue: str | None
+
+
 class Seat(ServerModel):
     id: SeatId
     name: str
@@ -643,7 +668,21 @@ class Seat(ServerModel):
     left: bool = Field(description="the person left or was kicked; a computer player took over")
     autoplay: bool = Field(
         description="a person's seat the computer plays while they are away (the timer ran "
-        "out, or the host handed it over); they get it back by reconnecting"
+        "out while they were gone, or the host handed it over); they get it back by "
+        "reconnecting, playing or sending `here`"
+    )
+    late: bool = Field(
+        default=False,
+        description="a timer played for this person while they were connected; they keep the "
+        "seat, and are no longer late once they play or send `here`",
+    )
+    bank_left: int | None = Field(
+        default=None,
+        description="seconds left in this person's time bank (null: the room has none)",
+    )
+    played_for: list[PlayedFor] = Field(
+        default_factory=list,
+        description="the moves made for this person (latest 12) since they last sent `here`",
     )
 
 
@@ -655,6 +694,9 @@ class Deadline(ServerModel):
     at: int
     seconds: int
     players: list[SeatId]
+    bank: bool = Field(
+        default=False, description="the late players are drawing on their time banks"
+    )
 
 
 class RevealBeat(ServerModel):
@@ -664,6 +706,15 @@ class RevealBeat(ServerModel):
     round: int
     until: int
     waiting: list[SeatId] = Field(description="connected people still reading it")
+
+
+class Claim(ServerModel):
+    """The opening claim ("first to give a clue"): anyone may tell the first clue; from ``at``
+    (Unix ms) the computer player ``by`` tells it if nobody has (``by`` null: no computer
+    player will; a phase timer may still play for someone)."""
+
+    at: int
+    by: SeatId | None
 
 
 class RoomState(ServerModel):
@@ -676,6 +727,12 @@ class RoomState(ServerModel):
     settings: RoomSettings
     deadline: Deadline | None
     reveal: RevealBeat | None = None
+    paused: bool = Field(
+        default=False,
+        description="every person at the table is late or away: no timer runs and no computer "
+        "player moves until a person plays or sends `here`",
+    )
+    claim: Claim | None = Field(default=None, description="the opening claim, while it is open")
     version: int = Field(description="the game's version (0 before the first game starts)")
     bots_can_read: bool = Field(
         description="every card of the room's decks has a description computer players can "
@@ -923,6 +980,7 @@ CLIENT_MESSAGE_TYPES: dict[str, type[ClientModel]] = {
         Rematch,
         Leave,
         RevealSeen,
+        Here,
         Sync,
         Ping,
         Say,

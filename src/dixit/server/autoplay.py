@@ -2,12 +2,16 @@
 
 Computer players (``dixit.bots``, at the seat's level, in the room's language, reading the
 room's decks) play at a person's pace: a clue takes a few seconds, a vote one to three, each
-draw different. ``--bot-delay`` scales every wait (1: that pace; 0: at once, for tests). In a
-room with a person, no computer player claims the opening clue (``first_storyteller:
-"claim"``) until the people have had :data:`CLAIM_WAIT_S` seconds (scaled too).
+draw different. ``--bot-delay`` scales every wait (1: that pace; 0: at once, for tests).
 
-When a phase timer runs out, the late players' moves are made by a computer player and their
-seats stay with it (``autoplay``) until they come back (see :mod:`.lobby`).
+The opening claim (``first_storyteller: "claim"``) is planned when the game starts and stored
+(:class:`~.records.ClaimRecord`): one computer player, drawn from the room's seed, may claim it,
+and in a room with a person only after :data:`CLAIM_WAIT_S` seconds (scaled too); the room's
+state shows who and when. No other computer player claims it.
+
+When a phase timer runs out, one move is made for each late seat: a person still connected
+keeps their seat and is marked late; a person who is gone is handed to the computer until they
+come back. A table where every person is late or away pauses (see :mod:`.away`).
 
 The reveal of a scored round is its own beat: the next phase's timer does not start and no
 computer player moves until every person connected has sent ``reveal_seen`` for that round, or
@@ -49,9 +53,9 @@ from dixit.protocol import messages as m
 from dixit.protocol.codes import NoticeCode
 from dixit.storage import StorageError, VersionConflict
 
-from . import lobby
+from . import away, lobby
 from .driver import BACKOFF
-from .records import DeadlineRecord, RevealRecord, RoomRecordData, SeatRecord
+from .records import ClaimRecord, DeadlineRecord, RevealRecord, RoomRecordData, SeatRecord
 from .roomview import autoplayed, bot_level
 from .seeding import room_random
 from .shelf import Shelf
@@ -62,7 +66,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("dixit.server")
 
 TIMED_PHASES = (Phase.CLUE, Phase.SUBMIT, Phase.VOTE)
-CLAIM_WAIT_S = 15.0
+CLAIM_WAIT_S = 45.0
 # Seconds a computer player takes per phase (before --bot-delay scales them): low, high.
 PACE: dict[Phase, tuple[float, float]] = {
     Phase.CLUE: (3.0, 7.0),
@@ -100,8 +104,10 @@ def plan_deadline(
     state: GameState, data: RoomRecordData, timers: m.PhaseTimers
 ) -> DeadlineRecord | None:
     """The phase deadline ``data`` should carry after a change to ``state`` (none while a reveal
-    holds the turn)."""
+    holds the turn or the table is paused)."""
     if data.status != "playing" or state.phase not in TIMED_PHASES or data.reveal is not None:
+        return None
+    if away.paused(data):
         return None
     seconds = getattr(timers, state.phase.value)
     if not seconds:
@@ -111,6 +117,32 @@ def plan_deadline(
         return current
     at_ms = int(time.time() * 1000) + seconds * 1000
     return DeadlineRecord(state.phase.value, state.round, state.version, at_ms, seconds)
+
+
+def replan(data: RoomRecordData, state: GameState | None, timers: m.PhaseTimers) -> RoomRecordData:
+    """``data`` with the deadline it should carry (a table that paused, or goes on again)."""
+    if state is None:
+        return data
+    deadline = plan_deadline(state, data, timers)
+    return data if deadline == data.deadline else dataclasses.replace(data, deadline=deadline)
+
+
+def plan_claim(state: GameState, data: RoomRecordData, wait_s: float) -> ClaimRecord | None:
+    """The opening claim ``data`` should carry after a change to ``state``: who of the computer
+    players may claim it, from when (after ``wait_s`` when a person is seated)."""
+    if state.phase is not Phase.CLUE or state.storyteller is not None:
+        return None
+    if data.claim is not None and data.claim.round == state.round:
+        return data.claim
+    computers = sorted(s.id for s in data.seats if s.is_bot)
+    by = (
+        room_random(data.seed, data.game_number, 0, "claim").choice(computers)
+        if computers
+        else None
+    )
+    people = any(s.person and not s.is_bot for s in data.seats)
+    at_ms = int(time.time() * 1000 + (wait_s * 1000 if people else 0))
+    return ClaimRecord(state.round, at_ms, by)
 
 
 class Autoplay:
@@ -126,7 +158,6 @@ class Autoplay:
         self.shelf = Shelf(room)
         self._bots: dict[tuple[str, str], Bot] = {}
         self._due: dict[tuple[str, int, str], float] = {}
-        self._claim_opened: tuple[tuple[int, int], float] | None = None
         self._next_after = 0.0  # computer players do not all act in the same instant
         self._to_hand: list[str] = []  # seats played for by a timer, not yet handed over
 
@@ -162,7 +193,6 @@ class Autoplay:
         self.shelf.new_game()
         self._bots.clear()
         self._due.clear()
-        self._claim_opened = None
         self._to_hand.clear()
 
     async def _retrying(self, what: str, step: Callable[[], Awaitable[bool]]) -> None:
@@ -231,20 +261,20 @@ class Autoplay:
         """Seconds until the next computer player is due to move, and which; None: nobody."""
         room = self.room
         state = room.state
-        if state is None or room.data.status != "playing" or room.data.reveal is not None:
+        data = room.data
+        if state is None or data.status != "playing" or data.reveal is not None:
             return None
-        movers = [s for s in room.data.seats if s.is_bot and legal_actions(state, s.id)]
+        if away.paused(data):
+            return None
+        movers = [s for s in data.seats if s.is_bot and legal_actions(state, s.id)]
+        opened = self._next_after
+        if state.phase is Phase.CLUE and state.storyteller is None:
+            claim = data.claim
+            movers = [s for s in movers if claim is not None and s.id == claim.by]
+            if claim is not None:
+                opened = max(opened, now + claim.at_ms / 1000 - time.time())
         if not movers:
             return None
-        claim = state.phase is Phase.CLUE and state.storyteller is None
-        opened = self._next_after
-        if claim:
-            round_key = (room.data.game_number, state.round)
-            if self._claim_opened is None or self._claim_opened[0] != round_key:
-                self._claim_opened = (round_key, now)
-            people = any(s.person and not s.is_bot for s in room.data.seats)
-            if people:
-                opened = max(opened, self._claim_opened[1] + CLAIM_WAIT_S * self.scale)
         best: tuple[float, SeatRecord] | None = None
         for seat in movers:
             key = (seat.id, state.round, state.phase.value)
@@ -303,15 +333,21 @@ class Autoplay:
         return True
 
     async def _play(
-        self, seat_id: str, command: Command, actor: str, notice: m.Notice | None = None
+        self,
+        seat_id: str,
+        command: Command,
+        actor: str,
+        notice: m.Notice | None = None,
+        late: bool = False,
     ) -> bool:
-        """Apply a move made for ``seat_id`` (``notice`` going with it); False when it could
-        not be."""
+        """Apply a move made for ``seat_id`` (``notice`` going with it; a person's seat: into
+        their account, and marked ``late``); False when it could not be."""
         room = self.room
         if not self.driving:
             return False
         try:
-            await room.apply(command, None, actor, notice=notice)  # VersionConflict: re-plan
+            changes = self._for_person(seat_id, command, late)
+            await room.apply(command, None, actor, changes, notice)  # VersionConflict: re-plan
         except GameError as error:
             log.warning("room %s: move for %s refused: %s", room.code, seat_id, error)
             state = room.state
@@ -322,10 +358,22 @@ class Autoplay:
             if fallback is None:
                 return False
             try:
-                await room.apply(fallback, None, actor, notice=notice)
+                changes = self._for_person(seat_id, fallback, late)
+                await room.apply(fallback, None, actor, changes, notice)
             except GameError:
                 return False
         return True
+
+    def _for_person(self, seat_id: str, command: Command, late: bool) -> dict[str, object] | None:
+        """The record's changes going with a move made for a person's seat."""
+        data, state = self.room.data, self.room.state
+        seat = data.seat(seat_id)
+        if seat is None or not seat.person or state is None:
+            return None
+        data = away.played_for(data, seat_id, state.round, command)
+        if late:
+            data = away.mark_late(data, seat_id)
+        return {"played": data.played, "late": data.late}
 
     # ------------------------------------------------------------------ the reveal's beat
 
@@ -400,15 +448,55 @@ class Autoplay:
             return True
         late = list(waiting_for(state))
         if state.phase is Phase.CLUE and state.storyteller is None:
-            rng = room_random(room.data.seed, room.data.game_number, state.version, "timer")
-            late = [rng.choice(state.players)]
+            claim = room.data.claim
+            if claim is not None and claim.by in state.players:
+                late = [claim.by]
+            else:
+                rng = room_random(room.data.seed, room.data.game_number, state.version, "timer")
+                late = [rng.choice(state.players)]
+        else:
+            late, deadline = await self._draw_on_banks(deadline, late)
         for seat_id in late:
             if not await self._play_late(deadline, seat_id):
                 break
         return True
 
+    async def _draw_on_banks(
+        self, deadline: DeadlineRecord, late: list[str]
+    ) -> tuple[list[str], DeadlineRecord]:
+        """With a time bank: charge what the extension that ran out used, and give the late
+        people still there with time in their banks a new one (as long as the smallest bank
+        left); answers the seats to play for now and the deadline they are played under."""
+        room = self.room
+        bank_s = room.settings.timers.bank
+        if not bank_s:
+            return late, deadline
+        data = room.data
+        if deadline.bank:  # an extension ran out: it used that much of each late bank
+            for seat_id in late:
+                data = away.charge(data, seat_id, deadline.seconds * 1000)
+        online = room.online()
+
+        def present(seat_id: str) -> bool:
+            seat = data.seat(seat_id)
+            return seat is not None and seat.person and not seat.is_bot and seat_id in online
+
+        banked = [s for s in late if present(s) and away.bank_left_ms(data, s, bank_s) > 0]
+        if banked:
+            left_ms = min(away.bank_left_ms(data, s, bank_s) for s in banked)
+            seconds = -(-left_ms // 1000)
+            extension = dataclasses.replace(
+                deadline, at_ms=int(time.time() * 1000) + seconds * 1000, seconds=seconds, bank=True
+            )
+            data = dataclasses.replace(data, deadline=extension)
+            deadline = extension
+        if data is not room.data:
+            await room.commit(data)
+        return [s for s in late if s not in banked], deadline
+
     async def _play_late(self, deadline: DeadlineRecord, seat_id: str) -> bool:
-        """Play for one late seat and hand it to the computer; False: stop for this timer."""
+        """Play one move for a late seat: a person still connected keeps it (marked late), one
+        who is gone is handed to the computer; False: stop for this timer."""
         room = self.room
         state = room.state
         if state is None or room.data.status != "playing":
@@ -426,10 +514,12 @@ class Autoplay:
             message=f"Time ran out: a computer player played for {seat.name}.",
             seat=seat_id,
         )
-        if not await self._play(seat_id, command, f"timer:{seat_id}", played):
+        present = seat.is_bot or seat_id in room.online()
+        if not await self._play(seat_id, command, f"timer:{seat_id}", played, late=present):
             return False
-        self._to_hand.append(seat_id)
-        await self._hand_over()
+        if not present:
+            self._to_hand.append(seat_id)
+            await self._hand_over()
         return True
 
     async def _hand_over(self) -> None:
@@ -441,6 +531,7 @@ class Autoplay:
                 return  # kept for when this process drives again
             if seat is not None and room.data.status == "playing":
                 handed = lobby.hand_to_computer(room.data, seat.id, m.DEFAULT_BOT_LEVEL)
+                handed = replan(handed, room.state, room.settings.timers)  # all away: a pause
                 if handed is not room.data:
                     await room.commit(handed, notice=autoplayed(seat))
             self._to_hand.pop(0)

@@ -10,20 +10,31 @@ process, is then acknowledged as a duplicate, never applied twice. A handler com
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from dixit.engine import CastVote, Command, EndGame, GiveClue, StartGame, SubmitCards, VoidCard
+from dixit.engine import (
+    CastVote,
+    Command,
+    EndGame,
+    GiveClue,
+    StartGame,
+    SubmitCards,
+    VoidCard,
+    waiting_for,
+)
 from dixit.protocol import messages as m
 from dixit.protocol.codes import ErrorCode as Code
 from dixit.storage import CommandKey
 
-from . import lobby
+from . import away, lobby
+from .autoplay import replan
 from .cards import UnknownDeck
 from .deck_access import may_choose
 from .errors import ServerError
 from .records import SeatRecord
-from .roomview import autoplayed
+from .roomview import autoplayed, reclaimed
 from .rules import rules_from_settings
 from .seeding import room_random
 
@@ -61,7 +72,30 @@ async def play(room: Room, seat: SeatRecord, command: Command, command_id: str) 
         await room.reclaim(seat)  # they are back: their move, their seat
     elif seat.is_bot:
         raise ServerError(Code.SEAT_IS_BOT, "a computer player plays your seat now; ask the host")
-    return await room.apply(command, command_id, seat.id)
+    data = away.back(room.data, seat.id)  # their own move: no longer late
+    deadline = data.deadline
+    if deadline is not None and deadline.bank and _waited_on(room, seat.id):
+        started_ms = deadline.at_ms - deadline.seconds * 1000
+        data = away.charge(data, seat.id, int(time.time() * 1000) - started_ms)
+    changes = {"late": data.late, "banks": data.banks} if data is not room.data else None
+    return await room.apply(command, command_id, seat.id, changes)
+
+
+def _waited_on(room: Room, seat_id: str) -> bool:
+    return room.state is not None and seat_id in waiting_for(room.state)
+
+
+async def here(room: Room, seat: SeatRecord, msg: m.Here, command_id: str) -> int:
+    """The person is at the table: no longer late, their seat theirs again, their account read
+    (a paused table goes on). Saying it again changes nothing."""
+    if not room.playing:
+        raise ServerError(Code.NOT_PLAYING, "no game is being played")
+    data = replan(away.here(room.data, seat.id), room.state, room.settings.timers)
+    if data is room.data:
+        return room.version
+    notice = reclaimed(seat) if seat.is_bot and seat.person else None
+    await room.commit(data, notice=notice)
+    return room.version
 
 
 async def set_profile(room: Room, seat: SeatRecord, msg: m.SetProfile, command_id: str) -> int:
@@ -100,7 +134,8 @@ async def start(room: Room, host: SeatRecord, msg: m.StartGame, command_id: str)
         first = room_random(room.data.seed, room.data.game_number, 0, "first").choice(players)
     command = StartGame(players=players, deck=tuple(deck), rules=rules, first_storyteller=first)
     room.autoplay.new_game()
-    return await room.apply(command, command_id, host.id, {"status": "playing"})
+    fresh = {"status": "playing", "late": (), "played": (), "claim": None, "banks": ()}
+    return await room.apply(command, command_id, host.id, fresh)
 
 
 async def update_settings(
@@ -170,6 +205,7 @@ HANDLERS: dict[type[m.ClientModel], tuple[bool, Handler]] = {
     m.SetProfile: (False, set_profile),
     m.Leave: (False, leave),
     m.RevealSeen: (False, reveal_seen),
+    m.Here: (False, here),
     m.StartGame: (True, start),
     m.UpdateSettings: (True, update_settings),
     m.AddBot: (True, add_bot),
@@ -181,9 +217,9 @@ HANDLERS: dict[type[m.ClientModel], tuple[bool, Handler]] = {
     m.Rematch: (True, rematch),
 }
 
-# The record-only commands, stored with their command id (:func:`applied`). Not ``reveal_seen``:
-# repeating it changes nothing, so it needs no record. Game moves are de-duplicated by the
-# command id on their first event.
+# The record-only commands, stored with their command id (:func:`applied`). Not ``reveal_seen``
+# or ``here``: repeating them changes nothing, so they need no record. Game moves are
+# de-duplicated by the command id on their first event.
 RECORDED: frozenset[type[m.ClientModel]] = frozenset(
     {
         m.SetProfile,

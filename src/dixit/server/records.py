@@ -1,4 +1,5 @@
-"""A room as it is stored: seats, host, settings, status, timer deadline. JSON round-trips.
+"""A room as it is stored: seats, host, settings, status, timer deadline, who is late and what
+was played for them, the opening claim. JSON round-trips.
 
 Records are immutable: a change builds a new record (:mod:`.lobby`), the store accepts it, and
 only then does the room take it (see :meth:`.room.Room.commit`).
@@ -34,6 +35,36 @@ class DeadlineRecord:
     version: int
     at_ms: int
     seconds: int
+    bank: bool = False  # the late players draw on their time banks until ``at_ms``
+
+
+@dataclass(frozen=True)
+class PlayedRecord:
+    """A move the server made for a person's seat (a timer, or the computer while they were
+    away): kept for their account until they say they are back (``here``)."""
+
+    seat: str
+    round: int
+    phase: str
+    clue: str | None = None
+
+
+@dataclass(frozen=True)
+class BankRecord:
+    """Milliseconds of their time bank a person has used in this game."""
+
+    seat: str
+    used_ms: int
+
+
+@dataclass(frozen=True)
+class ClaimRecord:
+    """The opening claim: from ``at_ms`` the computer player ``by`` (if any) tells the first
+    clue, unless someone told it first."""
+
+    round: int
+    at_ms: int
+    by: str | None
 
 
 @dataclass(frozen=True)
@@ -58,11 +89,18 @@ class RoomRecordData:
     next_seat: int = 1
     deadline: DeadlineRecord | None = None
     reveal: RevealRecord | None = None
+    late: tuple[str, ...] = ()  # present people a timer played for, until they act again
+    played: tuple[PlayedRecord, ...] = ()
+    claim: ClaimRecord | None = None
+    banks: tuple[BankRecord, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["seats"] = [dict(s) for s in data["seats"]]
         data["spectators"] = list(self.spectators)
+        data["late"] = list(self.late)
+        data["played"] = [dict(p) for p in data["played"]]
+        data["banks"] = [dict(b) for b in data["banks"]]
         return data
 
     @classmethod
@@ -79,6 +117,11 @@ class RoomRecordData:
             if reveal
             else None
         )
+        data["late"] = tuple(data.get("late", ()))
+        data["played"] = tuple(PlayedRecord(**p) for p in data.get("played", ()))
+        data["banks"] = tuple(BankRecord(**b) for b in data.get("banks", ()))
+        claim = data.get("claim")
+        data["claim"] = ClaimRecord(**claim) if claim else None
         return cls(**data)
 
     def seat(self, seat_id: str | None) -> SeatRecord | None:

@@ -51,8 +51,17 @@ from dixit.storage import (
     VersionConflict,
 )
 
-from . import handlers, lobby
-from .autoplay import REVEAL_WAIT_S, Autoplay, plan_deadline, plan_reveal, reveal_waiting
+from . import away, handlers
+from .autoplay import (
+    CLAIM_WAIT_S,
+    REVEAL_WAIT_S,
+    Autoplay,
+    plan_claim,
+    plan_deadline,
+    plan_reveal,
+    replan,
+    reveal_waiting,
+)
 from .cards import CardSource, UnknownDeck
 from .chat import TALK_MESSAGES, TableTalk
 from .config import ServerConfig
@@ -299,14 +308,16 @@ class Room:
         rng = DeferredRandom(command_seed(self.data.seed, self.data.game_number, version))
         state, events = execute(old, command, rng)
         fields: dict[str, Any] = dict(changes or {})
+        scale = self.services.config.bot_delay_s
         if state.phase is Phase.OVER:
             fields.update(status="over", reveal=None)
-        elif reveal := plan_reveal(events, REVEAL_WAIT_S * self.services.config.bot_delay_s):
+        elif reveal := plan_reveal(events, REVEAL_WAIT_S * scale):
             fields.update(reveal=reveal)
         data = dataclasses.replace(self.data, **fields) if fields else self.data
         deadline = plan_deadline(state, data, self.settings.timers)
-        if deadline != data.deadline:
-            data = dataclasses.replace(data, deadline=deadline)
+        claim = plan_claim(state, data, CLAIM_WAIT_S * scale)
+        if deadline != data.deadline or claim != data.claim:
+            data = dataclasses.replace(data, deadline=deadline, claim=claim)
         room_changed = data is not self.data
         await self.services.store.append(
             data.stream,
@@ -458,7 +469,7 @@ class Room:
             back = seat is not None and seat.is_bot and seat.person
             if back:
                 try:
-                    await self.commit(lambda data: lobby.reclaim(data, conn.seat or ""))
+                    await self.commit(lambda data: self._back(data, conn.seat or ""))
                 except (VersionConflict, StorageError) as error:  # their next move reclaims it
                     log.warning(
                         "%s: could not give %s back their seat: %s", self.code, conn.seat, error
@@ -489,7 +500,11 @@ class Room:
 
     async def reclaim(self, seat: SeatRecord) -> None:
         """The person is back (a game move of theirs): their seat is theirs again."""
-        await self.commit(lambda data: lobby.reclaim(data, seat.id), notice=reclaimed(seat))
+        await self.commit(lambda data: self._back(data, seat.id), notice=reclaimed(seat))
+
+    def _back(self, data: RoomRecordData, seat_id: str) -> RoomRecordData:
+        """``data`` with ``seat_id``'s person back (a paused table goes on)."""
+        return replan(away.back(data, seat_id), self.state, self.settings.timers)
 
     # ------------------------------------------------------------------ commands
 

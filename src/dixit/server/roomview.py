@@ -9,6 +9,7 @@ from dixit.engine import GameState, waiting_for
 from dixit.protocol import messages as m
 from dixit.protocol.codes import NoticeCode
 
+from . import away
 from .records import RoomRecordData, SeatRecord
 
 
@@ -31,7 +32,11 @@ def room_view(
             at=d.at_ms,
             seconds=d.seconds,
             players=list(waiting_for(state)),
+            bank=d.bank,
         )
+    claim = None
+    if data.claim is not None and state is not None and state.storyteller is None:
+        claim = m.Claim(at=data.claim.at_ms, by=data.claim.by)
     reveal = None
     if data.reveal is not None:
         reveal = m.RevealBeat(round=data.reveal.round, until=data.reveal.until_ms, waiting=reading)
@@ -40,28 +45,41 @@ def room_view(
         status=data.status,  # type: ignore[arg-type]
         game_number=data.game_number,
         host=data.host,
-        seats=[seat_view(s, data.host, s.id in online) for s in data.seats],
+        seats=[seat_view(s, data, s.id in online, settings.timers.bank) for s in data.seats],
         spectators=spectators,
         settings=settings,
         deadline=deadline,
         reveal=reveal,
+        paused=away.paused(data),
+        claim=claim,
         version=state.version if state is not None else 0,
         bots_can_read=bots_can_read,
     )
 
 
-def seat_view(seat: SeatRecord, host: str | None, connected: bool) -> m.Seat:
+def seat_view(
+    seat: SeatRecord, data: RoomRecordData, connected: bool, bank_s: int | None
+) -> m.Seat:
     return m.Seat(
         id=seat.id,
         name=seat.name,
         colour=seat.colour,  # type: ignore[arg-type]
-        is_host=seat.id == host,
+        is_host=seat.id == data.host,
         is_bot=seat.is_bot,
         bot_kind=seat.bot_kind if seat.is_bot else None,
         bot_level=bot_level(seat),
         connected=connected,
         left=seat.left,
         autoplay=seat.is_bot and seat.person,
+        late=seat.id in data.late,
+        bank_left=-(-away.bank_left_ms(data, seat.id, bank_s) // 1000)
+        if bank_s and seat.person
+        else None,
+        played_for=[
+            m.PlayedFor(round=p.round, phase=p.phase, clue=p.clue)  # type: ignore[arg-type]
+            for p in data.played
+            if p.seat == seat.id
+        ],
     )
 
 
