@@ -30,6 +30,7 @@ from e2e_helpers import (
 )
 from e2e_server import CHROMIUM, CHROMIUM_ARGS, ROOT, committed_decks, start_server, stop_server
 from playwright.sync_api import expect, sync_playwright
+from screenshots_clock import clock_screens
 from screenshots_languages import languages
 
 OUT = ROOT / "docs" / "screenshots"
@@ -182,6 +183,7 @@ def main() -> int:
                     device_run(browser, base, device)
                 italian(browser, base)
                 languages(browser, base)
+                clock_screens(browser, base)
                 host.close()
                 shrink_wide()
                 browser.close()

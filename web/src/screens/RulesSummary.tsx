@@ -8,7 +8,7 @@ export function RulesSummary({ settings, players }: { settings: RoomSettings; pl
   const edition = settings.edition ?? "classic";
   const lone = settings.lone_finder_bonus ?? (edition === "classic" && players === 3);
   const timers = settings.timers ?? {};
-  const timed = (["clue", "submit", "vote"] as const).filter((k) => timers[k]);
+  const timed = (["clue", "submit", "vote", "bank"] as const).filter((k) => timers[k]);
   const lines: string[] = [t(`summary.${edition}`)];
   if (players === 3) lines.push(t("summary.three"));
   if (lone) lines.push(t("summary.lone"));
