@@ -1,0 +1,289 @@
+"""Flood campaign (issue 29): one client creates rooms and joins as fast as it can while games
+are played, against one ``dixit serve`` with its default rate limits and a short retention.
+
+Two phases on one server (SQLite file, loopback): ``--games`` tables play for ``--seconds``
+without the flood, then again with one flooding client beside them. Each table is one address
+(127.0.1.N: a household), the flooder another (127.0.0.1), so the limits key them apart as
+they would key real clients. Reported: each phase's command latency (a move sent to its
+``answer: p50, p99), when the flooder got its first 429 and how many requests it had answered
+200 and 429, the store (rooms by status, events, bytes) before and after the flood and once the
+retention time has passed.
+
+    .venv/bin/python bench/flood.py [--games 50] [--seconds 60] [--keep-lobby 20s] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import http.client
+import json
+import multiprocessing
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+HOST = "127.0.0.1"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+async def request(
+    port: int, source: str, method: str, path: str, body: Any = None
+) -> tuple[int, Any]:
+    """One HTTP/1.1 request from the address ``source``."""
+    data = b"" if body is None else json.dumps(body).encode()
+    reader, writer = await asyncio.open_connection(HOST, port, local_addr=(source, 0))
+    head = (
+        f"{method} {path} HTTP/1.1\r\nhost: {HOST}:{port}\r\nconnection: close\r\n"
+        f"content-type: application/json\r\ncontent-length: {len(data)}\r\n\r\n"
+    )
+    writer.write(head.encode() + data)
+    raw = await reader.read()
+    writer.close()
+    status = int(raw.split(b" ", 2)[1])
+    payload = raw.split(b"\r\n\r\n", 1)[1]
+    return status, json.loads(payload) if payload else None
+
+
+@dataclass
+class Latency:
+    seconds: list[float] = field(default_factory=list)
+    refused: int = 0  # moves answered with an error: a change elsewhere overtook their view
+    games: int = 0
+
+
+class Seat:
+    """One player's socket: acts on each new view, times each move to its answer."""
+
+    def __init__(self, ws: ClientConnection, latency: Latency, rng: random.Random) -> None:
+        self.ws, self.latency, self.rng = ws, latency, rng
+        self.sent: dict[str, float] = {}
+        self.acted_on = -1
+        self.phase = ""
+        self.ids = 0
+
+    async def send(self, kind: str, timed: bool = True, **fields: Any) -> None:
+        """Send a command; a move (``timed``) is timed to its answer."""
+        self.ids += 1
+        cid = f"m{self.ids}"
+        if timed:
+            self.sent[cid] = time.perf_counter()
+        await self.ws.send(json.dumps({"type": kind, "id": cid, **fields}))
+
+    async def on_view(self, view: dict[str, Any]) -> None:
+        self.phase = view["phase"]
+        if view["version"] <= self.acted_on:
+            return
+        legal = view["legal"]
+        if legal.get("give_clue"):
+            self.acted_on = view["version"]
+            await self.send("give_clue", card=self.rng.choice(legal["give_clue"]), clue="a clue")
+        elif legal.get("submit"):
+            self.acted_on = view["version"]
+            cards = self.rng.sample(legal["submit"], legal["submit_count"])
+            await self.send("submit_cards", cards=cards)
+        elif legal.get("vote"):
+            self.acted_on = view["version"]
+            await self.send("cast_vote", card=self.rng.choice(legal["vote"]))
+
+    def on_answer(self, message: dict[str, Any]) -> None:
+        started = self.sent.pop(str(message.get("id")), None)
+        if started is None:
+            return
+        self.latency.seconds.append(time.perf_counter() - started)
+        if message["type"] != "ack":
+            self.latency.refused += 1  # a view a change elsewhere overtook (a claimed clue)
+
+
+async def table(port: int, source: str, until: float, latency: Latency, seed: int) -> None:
+    """A table of three from one address: games one after the other until ``until``."""
+    rng = random.Random(seed)
+    status, host = await request(port, source, "POST", "/api/rooms", {"name": "Ann"})
+    assert status == 200, host
+    tickets = [host]
+    for name in ("Bo", "Cy"):
+        status, ticket = await request(
+            port, source, "POST", f"/api/rooms/{host['code']}/join", {"name": name}
+        )
+        assert status == 200, ticket
+        tickets.append(ticket)
+    seats = []
+    for ticket in tickets:
+        ws = await connect(f"ws://{HOST}:{port}/ws/{ticket['code']}", local_addr=(source, 0))
+        await ws.send(json.dumps({"type": "hello", "v": 1, "token": ticket["token"]}))
+        seats.append(Seat(ws, latency, rng))
+    await seats[0].send("start_game", timed=False)
+
+    async def listen(seat: Seat, is_host: bool) -> None:
+        async for text in seat.ws:
+            message = json.loads(text)
+            kind = message["type"]
+            if kind in ("ack", "error"):
+                seat.on_answer(message)
+            elif kind in ("game", "welcome") and message.get("view" if kind == "game" else "game"):
+                view = message["view"] if kind == "game" else message["game"]["view"]
+                if view["phase"] == "over" and seat.phase != "over":
+                    seat.phase = "over"
+                    if is_host:
+                        latency.games += 1
+                        if time.monotonic() < until:
+                            await seat.send("rematch", timed=False)
+                            await seat.send("start_game", timed=False)
+                    continue
+                await seat.on_view(view)
+            if time.monotonic() >= until:
+                return
+
+    tasks = [asyncio.create_task(listen(s, i == 0)) for i, s in enumerate(seats)]
+    await asyncio.sleep(max(0.0, until - time.monotonic()))
+    for task in tasks:
+        task.cancel()
+    for seat in seats:
+        with contextlib.suppress(ConnectionClosed):
+            await seat.ws.close()
+
+
+def flood(port: int, seconds: float, out: Any) -> None:
+    """The flooder (its own process): create a room, join it, again, as fast as it can."""
+    conn = http.client.HTTPConnection(HOST, port, timeout=10)
+    counts: dict[str, int] = {}
+    first_429 = None
+    started = time.monotonic()
+    code = None
+    while time.monotonic() - started < seconds:
+        for method, path in (("POST", "/api/rooms"), ("POST", f"/api/rooms/{code}/join")):
+            if code is None and "join" in path:
+                continue
+            body = json.dumps({"name": f"F{random.randrange(10**6)}"})
+            try:
+                conn.request(method, path, body, {"content-type": "application/json"})
+                answer = conn.getresponse()
+                data = answer.read()
+            except (OSError, http.client.HTTPException):
+                conn.close()
+                conn = http.client.HTTPConnection(HOST, port, timeout=10)
+                continue
+            key = f"{path.split('/')[-1] if 'join' in path else 'create'} {answer.status}"
+            counts[key] = counts.get(key, 0) + 1
+            if answer.status == 429 and first_429 is None:
+                first_429 = time.monotonic() - started
+            if answer.status == 200 and "join" not in path:
+                code = json.loads(data)["code"]
+    out.put({"answers": counts, "first_429_s": first_429})
+
+
+def store_stats(database: str) -> dict[str, Any]:
+    out = subprocess.run(
+        [sys.executable, "-m", "dixit.cli.main", "store", "stats", "--database", database,
+         "--json"],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    if out.returncode != 0:
+        raise RuntimeError(f"dixit store stats: {out.stderr.strip()[-400:]}")
+    stats: dict[str, Any] = json.loads(out.stdout)
+    return stats
+
+
+def pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))] if ordered else 0.0
+
+
+async def phase(port: int, games: int, seconds: float, flooding: bool) -> dict[str, Any]:
+    latency = Latency()
+    until = time.monotonic() + seconds
+    queue: Any = None
+    flooder = None
+    if flooding:
+        queue = multiprocessing.get_context("spawn").Queue()
+        flooder = multiprocessing.get_context("spawn").Process(
+            target=flood, args=(port, seconds, queue)
+        )
+        flooder.start()
+    await asyncio.gather(
+        *(table(port, f"127.0.1.{i + 1}", until, latency, i) for i in range(games))
+    )
+    result: dict[str, Any] = {
+        "moves": len(latency.seconds),
+        "games_finished": latency.games,
+        "refused_moves": latency.refused,
+        "p50_ms": round(statistics.median(latency.seconds) * 1000, 2) if latency.seconds else None,
+        "p99_ms": round(pct(latency.seconds, 99) * 1000, 2),
+    }
+    if flooder is not None:
+        result["flooder"] = queue.get(timeout=seconds + 60)
+        flooder.join(30)
+    return result
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--keep-lobby", default="20s", help="the server's --keep-lobby")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    port = free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        database = f"sqlite:///{Path(tmp) / 'flood.sqlite3'}"
+        env = {k: v for k, v in os.environ.items() if k != "DIXIT_RATE_LIMITS"}
+        env["DIXIT_DATA_DIR"] = tmp
+        server = subprocess.Popen(
+            [sys.executable, "-m", "dixit.cli.main", "serve", "--port", str(port),
+             "--database", database, "--bot-delay", "0", "--keep-lobby", args.keep_lobby,
+             "--sweep-every", "2s", "--idle-unload", "2", "--log-level", "warning"],
+            env=env, stdout=subprocess.DEVNULL, stderr=open(Path(tmp) / "server.log", "wb"),  # noqa: SIM115
+        )  # fmt: skip
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    urllib.request.urlopen(f"http://{HOST}:{port}/api/health", timeout=1).close()
+                    break
+                except OSError:
+                    assert time.monotonic() < deadline, "the server did not start"
+                    time.sleep(0.1)
+            report: dict[str, Any] = {"games": args.games, "seconds": args.seconds}
+            # What the default limit lets one address create: its burst, then its rate.
+            report["allowed_creates"] = 20 + int(30 * args.seconds / 60)
+            report["without_flood"] = asyncio.run(phase(port, args.games, args.seconds, False))
+            report["store_before_flood"] = store_stats(database)
+            report["with_flood"] = asyncio.run(phase(port, args.games, args.seconds, True))
+            report["store_after_flood"] = store_stats(database)
+            # Back to its size: the rooms before the flood and the tables' own, none of the
+            # flooder's (each a lobby that never starts).
+            started = time.monotonic()
+            kept = sum(report["store_before_flood"]["rooms"].values()) + args.games
+            while sum(store_stats(database)["rooms"].values()) > kept:
+                assert time.monotonic() - started < 600, "the store did not shrink"
+                time.sleep(1)
+            report["store_after_retention"] = store_stats(database)
+            report["retention_wait_s"] = round(time.monotonic() - started, 1)
+        finally:
+            server.terminate()
+            server.wait(30)
+    print(json.dumps(report, indent=None if args.json else 2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
