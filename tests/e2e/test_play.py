@@ -238,6 +238,9 @@ def test_timer_ring_and_host_lobby_controls(players: Any) -> None:
     # Let the clock run out: the server plays for Ann and says so (to Ann: "for you").
     said = re.compile(r"computer play(s|ed) for you")
     expect(page.get_by_test_id("notice")).to_contain_text(said, timeout=20_000)
+    # Alone at the table and late: it waits for her; "I'm here" and the computers play on.
+    expect(page.get_by_test_id("away")).to_be_visible()
+    page.get_by_test_id("here").click()
     expect(page.get_by_test_id("reveal")).to_be_visible(timeout=20_000)
 
 
