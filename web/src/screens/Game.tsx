@@ -3,10 +3,12 @@ import { CardRow, showWhole, type RowCard } from "../components/CardRow";
 import { Players } from "../components/Players";
 import { ScoreTrack } from "../components/ScoreTrack";
 import { Zoom } from "../components/Zoom";
+import { AtTheTable } from "../components/AtTheTable";
 import { useCardAlt } from "../net/cardText";
 import { rabbitHex } from "../components/colors";
 import { useI18n } from "../i18n/context";
-import { discardPile, isPending, revealedRound, roundPoints, seatName, shownView, type ClientState } from "../state/reducer";
+import { discardPile, isPending, revealedRound, roundPoints, seatName, shownView, turn, type ClientState } from "../state/reducer";
+import { hintKey, useHints } from "../state/hints";
 import { reducedMotion, useTurnMoment } from "../state/turnMoment";
 import { Banner, ClueBubble } from "./Banner";
 import { GameOver } from "./GameOver";
@@ -40,6 +42,9 @@ function useClosedReveal(code: string, game: number): [number, (round: number) =
   }];
 }
 
+/** A tap this soon after the turn changed was meant for the turn before. */
+const TAP_GUARD_MS = 400;
+
 export function Game({ state, send }: { state: ClientState; send: Send }) {
   const { t } = useI18n();
   const view = shownView(state)!;
@@ -49,7 +54,12 @@ export function Game({ state, send }: { state: ClientState; send: Send }) {
   const [clue, setClue] = useState("");
   const [zoom, setZoom] = useState<{ cards: RowCard[]; index: number; select?: (id: string) => void } | null>(null);
 
-  useEffect(() => setSelected([]), [view.phase, view.round]);
+  // A choice never carries over to another turn (someone else claimed the clue, the computer
+  // played for us), and a tap that lands just after the turn changed under the finger is dropped.
+  const turnKey = `${view.phase}/${view.round}/${view.storyteller}`;
+  const turnChanged = useRef({ key: turnKey, at: 0 });
+  if (turnChanged.current.key !== turnKey) turnChanged.current = { key: turnKey, at: Date.now() };
+  useEffect(() => setSelected([]), [view.phase, view.round, view.storyteller]);
   useEffect(() => setClue(""), [view.round]);
 
   const phase = view.phase;
@@ -66,7 +76,7 @@ export function Game({ state, send }: { state: ClientState; send: Send }) {
   }
 
   function toggle(id: string, allowed: string[], byKeyboard = false) {
-    if (!allowed.includes(id)) return;
+    if (!allowed.includes(id) || Date.now() - turnChanged.current.at < TAP_GUARD_MS) return;
     if (byKeyboard) nextControl(selected.includes(id) ? false : Math.min(selected.length + 1, need) === need);
     setSelected((cur) => {
       if (cur.includes(id)) return cur.filter((c) => c !== id);
@@ -101,6 +111,7 @@ export function Game({ state, send }: { state: ClientState; send: Send }) {
   const voting = legal.vote.length > 0;
   const [dismissed, setDismissed] = useClosedReveal(room.code, room.game_number);
   const [history, setHistory] = useState(false);
+  const [hints, setHints] = useHints();
   /** The reveal is read (Continue): the server may start the next turn. */
   function closeReveal(round: number) {
     setDismissed(round);
@@ -201,6 +212,14 @@ export function Game({ state, send }: { state: ClientState; send: Send }) {
           {submittedNote ? <p class="note" data-testid="submitted">{t("game.submitted")}</p> : null}
           {pile ? <p class="note note--pile" role="status" data-testid="reshuffled">{t("game.reshuffled", { count: pile })}</p> : null}
           {showHand && phase === "vote" ? handSection(true) : null}
+          {/* Under the hand, where the turn's scroll leaves the eye: the clock's notes and "I'm here". */}
+          {phase !== "over" ? <AtTheTable room={room} view={view} me={state.you?.seat ?? null} send={send} t={t} /> : null}
+          {hints && !revealing && hintKey(turn(view).kind) ? (
+            <p class="tip" data-testid="tip">
+              <span>💡 {t(hintKey(turn(view).kind)!)}</span>{" "}
+              <button type="button" class="linkish" onClick={() => setHints(false)} data-testid="tips-off">{t("hint.off")}</button>
+            </p>
+          ) : null}
           {action}
         </div>
         <aside class="game-side">
