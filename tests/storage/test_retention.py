@@ -139,6 +139,39 @@ def test_a_sweep_keeps_what_its_rules_keep(url: str) -> None:
     asyncio.run(main())
 
 
+def test_unused_uploads_are_reclaimed_and_used_ones_kept(tmp_path: Path) -> None:
+    import io
+
+    from PIL import Image
+
+    from dixit.decks import DeckLibrary
+    from dixit.server.cards import LibraryCards
+
+    def picture(shade: int) -> bytes:
+        out = io.BytesIO()
+        Image.new("RGB", (300, 450), (shade, 90, 160)).save(out, "PNG")
+        return out.getvalue()
+
+    library = DeckLibrary(tmp_path / "data")
+    used = library.import_bytes(picture(10), "a.png", "Used", owner="hash-a").slug
+    unused = library.import_bytes(picture(20), "b.png", "Unused", owner="hash-b").slug
+    shared = library.import_bytes(picture(30), "c.png", "Operator's").slug  # no owner
+    assert used and unused and shared
+    cards = LibraryCards(library)
+
+    async def main() -> None:
+        store = open_store("memory://")
+        await store.open()
+        await store.put_room(room("USES01", "lobby", decks=(used,)), 0)
+        keep = Retention(lobby_s=None, uploads_s=3600)
+        assert (await sweep(store, keep, cards=cards)).decks == []  # not old enough
+        swept = await sweep(store, Retention(lobby_s=None, uploads_s=0), cards=cards)
+        assert swept.decks == [unused]
+
+    asyncio.run(main())
+    assert {d.slug for d in library.list() if not d.builtin} == {used, shared}
+
+
 def test_durations_read_as_operators_write_them() -> None:
     assert parse_duration("90s") == 90 and parse_duration("30m") == 1800
     assert parse_duration("24h") == 86400 and parse_duration("7d") == 7 * 86400
