@@ -25,6 +25,7 @@ log = logging.getLogger("dixit.server.moderation")
 
 LISTS = ("english", "italian", "polish", "spanish", "portuguese", "french")
 REPORTS_TO_HIDE = 3
+MAX_REPORTED = 10_000  # tables with reports kept; past it, those not hidden are forgotten
 MAX_PHRASE = 4  # the longest listed phrase we look for, in words
 _SWAPS = str.maketrans("013457@$", "oieastas")
 _WORD = re.compile(r"[^\W_]+")
@@ -71,6 +72,8 @@ class Reports:
         self._by: dict[str, set[str]] = {}
 
     def report(self, code: str, client: str, name: str) -> None:
+        if code not in self._by and len(self._by) >= MAX_REPORTED:
+            self._by = {c: who for c, who in self._by.items() if len(who) >= self.to_hide}
         reporters = self._by.setdefault(code, set())
         if client in reporters:
             return
@@ -86,6 +89,3 @@ class Reports:
 
     def hidden(self, code: str) -> bool:
         return len(self._by.get(code, ())) >= self.to_hide
-
-    def forget(self, code: str) -> None:
-        self._by.pop(code, None)
