@@ -156,3 +156,19 @@ def test_a_time_bank_is_drawn_on_before_a_move_is_played(opened: Any, server: st
     expect(ann.page.get_by_test_id("away")).to_contain_text(EN["clock.paused"])
     mine = seat(server, ticket["code"], ticket["seat"])
     assert mine["bank_left"] == 0 and mine["played_for"][0]["phase"] == "clue"
+
+
+def test_the_host_sets_a_time_bank_when_making_the_room(opened: Any, server: str) -> None:
+    ann = opened("Ann", viewport=PHONE)
+    page = ann.page
+    page.goto("/")
+    page.get_by_test_id("name").fill("Ann")
+    page.locator("details.more > summary").click()
+    page.get_by_test_id("timer-clue").fill("60")
+    page.get_by_test_id("timer-bank").fill("90")
+    page.get_by_test_id("create").click()
+    expect(page.get_by_test_id("lobby")).to_be_visible()
+    summary = page.get_by_test_id("rules-summary")
+    expect(summary).to_contain_text(f"{EN['rules.timer.bank']} 90 s")
+    code = page.get_by_test_id("room-code").inner_text().strip()
+    assert api(server, "GET", f"/api/rooms/{code}")["settings"]["timers"]["bank"] == 90

@@ -59,6 +59,7 @@ export function Home() {
   const [timerClue, setTimerClue] = useState("");
   const [timerSubmit, setTimerSubmit] = useState("");
   const [timerVote, setTimerVote] = useState("");
+  const [timerBank, setTimerBank] = useState("");
   const [bots, setBots] = useState(0);
   const [first, setFirst] = useState<"claim" | "random" | "host">("claim");
   const [clueMax, setClueMax] = useState("");
@@ -78,7 +79,7 @@ export function Home() {
     end_at_score: num(endAt),
     max_rounds: num(maxRounds),
     max_players: num(maxPlayers),
-    timers: { clue: num(timerClue), submit: num(timerSubmit), vote: num(timerVote) },
+    timers: { clue: num(timerClue), submit: num(timerSubmit), vote: num(timerVote), bank: num(timerBank) },
     decks: chosenDecks,
     bots: Math.min(bots, botCap),
     first_storyteller: first,
@@ -86,6 +87,29 @@ export function Home() {
     // Computer players tell their clues in the language of whoever opens the room.
     language: lang,
   });
+
+  /** Play now: a seat at an open table (one in this language first), or else a new room with
+   * computer players, whose Start is then one tap away. */
+  async function playNow() {
+    const trimmed = name.trim();
+    if (!trimmed) return setError(t("home.nameRequired"));
+    setBusy(true);
+    setError(null);
+    rememberName(trimmed);
+    try {
+      const open = (await api.tables()).tables.filter((tb) => tb.seats_free > 0);
+      const table = open.find((tb) => tb.language === lang) ?? open[0];
+      const ticket = table
+        ? await api.join(table.code, { name: trimmed })
+        : await api.createRoom({ name: trimmed, settings: { ...settings(), bots: Math.min(Math.max(bots, 3), botCap) } });
+      saveTicket(ticket);
+      navigate(`/r/${ticket.code}`);
+    } catch (e) {
+      setError(errorText(t, e instanceof ApiProblem ? e.code : "network"));
+    } finally {
+      setBusy(false);
+    }
+  }
 
   async function go(action: "create" | "join") {
     const trimmed = name.trim();
@@ -127,6 +151,10 @@ export function Home() {
           <span>{t("home.name")}</span>
           <input name="name" value={name} maxLength={32} autoComplete="nickname" placeholder={t("home.namePlaceholder")} onInput={(e) => setName(e.currentTarget.value)} data-testid="name" />
         </label>
+        <div class="play-now">
+          <button type="button" class="btn btn-primary btn-big" disabled={busy} onClick={() => void playNow()} aria-describedby="play-now-hint" data-testid="play-now">{t("home.playNow")}</button>
+          <p class="hint" id="play-now-hint">{t("home.playNowHint")}</p>
+        </div>
         <PublicRooms name={name} />
         <div class="home-cols">
           <form class="panel" onSubmit={(e) => { e.preventDefault(); void go("join"); }}>
@@ -193,6 +221,7 @@ export function Home() {
                 <label class="field field--inline"><span>{t("rules.timer.clue")}</span><input type="number" min={5} max={3600} value={timerClue} placeholder={t("rules.off")} onInput={(e) => setTimerClue(e.currentTarget.value)} data-testid="timer-clue" /></label>
                 <label class="field field--inline"><span>{t("rules.timer.submit")}</span><input type="number" min={5} max={3600} value={timerSubmit} placeholder={t("rules.off")} onInput={(e) => setTimerSubmit(e.currentTarget.value)} /></label>
                 <label class="field field--inline"><span>{t("rules.timer.vote")}</span><input type="number" min={5} max={3600} value={timerVote} placeholder={t("rules.off")} onInput={(e) => setTimerVote(e.currentTarget.value)} /></label>
+                <label class="field field--inline"><span>{t("rules.timer.bank")}</span><input type="number" min={5} max={3600} value={timerBank} placeholder={t("rules.off")} onInput={(e) => setTimerBank(e.currentTarget.value)} data-testid="timer-bank" /></label>
               </fieldset>
             </details>
             <button type="submit" class="btn btn-primary btn-big" disabled={busy} data-testid="create">{t("home.createButton")}</button>
