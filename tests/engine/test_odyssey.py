@@ -12,9 +12,11 @@ from dixit.engine import (
     Code,
     EndReason,
     GameError,
+    GiveClue,
     HandsPassed,
     Outcome,
     Phase,
+    SubmitCards,
     VoidCard,
     legal_actions,
     player_view,
@@ -294,4 +296,91 @@ def test_party_ends_when_everyone_has_told_once(driver):
         party_round(game, {p: "Bo" for p in SIX}, void="Ada")
     assert sorted(tellers) == sorted(SIX) and tellers[0] == "Cy"
     assert game.state.end_reason == EndReason.ROUND_LIMIT
+    assert verify(game.events) == game.state
+
+
+# --------------------------------------------------------------------------- Team Dixit
+
+EIGHT = ("Ada", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")  # teams: Ada+Bo, Cy+Di, ...
+
+
+def test_teams_mode_as_data():
+    rules = rules_for("odyssey", "teams")
+    assert (rules.min_players, rules.max_players, rules.hand_size_for(8)) == (6, 12, 4)
+    assert rules.table_size_for(8) == 4 and rules.table_size_for(12) == 6
+    for players in (6, 8, 10, 12):
+        assert rules.min_deck_size_for(players) <= 84
+
+
+def test_an_odd_table_cannot_play_in_teams(driver):
+    with pytest.raises(GameError) as error:
+        driver(EIGHT[:7], edition="odyssey", mode="teams")
+    assert error.value.code == Code.PLAYER_COUNT
+
+
+def test_partners_decide_together_and_score_as_one(driver):
+    # Bo tells for the Ada+Bo team with a card from Ada's hand. Cy+Di hand in a card from Di's
+    # hand (Cy submits it); Ed+Flo and Gus+Hal hand in theirs. Di finds the storyteller's card;
+    # Ed and Hal vote for the Cy+Di card: some found it.
+    game = driver(EIGHT, edition="odyssey", mode="teams", first="Ada")
+    state = game.state
+    assert player_view(state, "Ada").partner_hand == state.hands["Bo"]
+    assert player_view(state, "Cy").partner_hand == state.hands["Di"]
+    assert legal_actions(state, "Bo").give_clue == state.hands["Bo"] + state.hands["Ada"]
+    assert legal_actions(state, "Cy").give_clue == ()
+    told = state.hands["Ada"][0]
+    game.do(GiveClue("Bo", told, "a clue"))
+    assert told not in game.state.hands["Ada"] and len(game.state.hands["Ada"]) == 3
+    with pytest.raises(GameError) as error:
+        game.do(SubmitCards("Ada", (game.state.hands["Ada"][0],)))
+    assert error.value.code == Code.STORYTELLER_CANNOT_SUBMIT
+    given = game.state.hands["Di"][0]
+    game.do(SubmitCards("Cy", (given,)))
+    with pytest.raises(GameError) as error:
+        game.do(SubmitCards("Di", (game.state.hands["Di"][0],)))
+    assert error.value.code == Code.ALREADY_SUBMITTED
+    game.do(SubmitCards("Flo", (game.state.hands["Flo"][0],)))
+    game.do(SubmitCards("Gus", (game.state.hands["Hal"][0],)))
+    assert game.state.phase is Phase.VOTE and len(game.state.table) == 4
+    assert player_view(game.state, "Di").my_cards == (given,)
+    with pytest.raises(GameError) as error:
+        game.do(CastVote("Di", given))
+    assert error.value.code == Code.CANNOT_VOTE_OWN_CARD
+    with pytest.raises(GameError) as error:
+        game.do(CastVote("Ada", given))
+    assert error.value.code == Code.STORYTELLER_CANNOT_VOTE
+    game.do(CastVote("Di", told))
+    assert player_view(game.state, "Cy").my_vote == told
+    with pytest.raises(GameError) as error:
+        game.do(CastVote("Cy", given))
+    assert error.value.code == Code.ALREADY_VOTED
+    game.do(CastVote("Ed", given))
+    game.do(CastVote("Hal", given))
+    points = full(game.state.rounds[-1].points(), EIGHT)
+    assert points == {
+        "Ada": 3, "Bo": 3, "Cy": 3 + 2, "Di": 3 + 2, "Ed": 0, "Flo": 0, "Gus": 0, "Hal": 0,
+    }  # fmt: skip
+    assert game.state.rounds[-1].outcome is Outcome.SOME
+    # Every hand is refilled to four, and the next team tells.
+    assert all(len(h) == 4 for h in game.state.hands.values())
+    assert game.state.storyteller == "Cy"
+    assert verify(game.events) == game.state
+
+
+def test_teams_everybody_found_and_the_game_ends_with_partners_sharing_the_win(driver):
+    game = driver(EIGHT[:6], edition="odyssey", mode="teams", first="Ada")
+    while game.state.phase is not Phase.OVER:
+        teller = game.state.storyteller
+        assert teller is not None
+        game.do(GiveClue(teller, game.state.hands[teller][0], "a clue"))
+        tellers = game.state.team_of(teller)
+        for first in game.state.players[::2]:
+            if first not in tellers:
+                game.do(SubmitCards(first, (game.state.hands[first][0],)))
+        for first in game.state.players[::2]:
+            if first not in tellers:
+                game.do(CastVote(first, game.state.storyteller_card))
+        assert game.state.rounds[-1].outcome is Outcome.EVERYBODY
+    winners = set(game.state.winners)
+    assert winners and all(set(game.state.team_of(w)) <= winners for w in winners)
     assert verify(game.events) == game.state

@@ -42,6 +42,7 @@ COMBOS = (
     + [("2021", n) for n in range(3, 9)]
     + [("odyssey", n) for n in range(3, 13)]
     + [("odyssey/party", n) for n in range(6, 13)]
+    + [("odyssey/teams", n) for n in (6, 8, 10, 12)]
 )
 DECK = tuple(f"card-{i:03}" for i in range(84))
 PROFILE = settings(
@@ -133,8 +134,10 @@ def test_order_of_simultaneous_actions_is_irrelevant(edition, players, seed, dat
     names = tuple(f"player{i}" for i in range(players))
     state, _ = execute(None, StartGame(names, DECK, rules_of(edition), "player0"), rng)
     state, _ = execute(state, GiveClue("player0", state.hands["player0"][0], "clue"), rng)
+    # One move per team (each player is a team of one outside team play).
+    acting = [p for p in names if state.team_of(p)[0] == p]
     submissions = [SubmitCards(p, state.hands[p][: legal_actions(state, p).submit_count])
-                   for p in names[1:]]  # fmt: skip
+                   for p in acting if legal_actions(state, p).submit]  # fmt: skip
     outcomes = []
     for _ in range(2):
         order = data.draw(st.permutations(submissions))
@@ -142,7 +145,7 @@ def test_order_of_simultaneous_actions_is_irrelevant(edition, players, seed, dat
         for command in order:
             branch, _ = execute(branch, command, branch_rng)
         acts: list[Any] = []
-        for p in names:
+        for p in acting:
             legal = legal_actions(branch, p)
             if legal.vote:
                 second = legal.vote[1] if legal.vote_count == 2 and p in names[::2] else None
@@ -234,11 +237,16 @@ def test_no_view_shows_another_players_hidden_cards_or_unrevealed_votes(edition,
             # Revealed rounds may name cards that a 2021 reshuffle brought back: leave them out.
             seen = strings_in({k: v for k, v in encoded.items() if k != "rounds"})
             assert not seen & pile, "a view shows a card of the draw pile"
+            partners = state.team_of(viewer) if viewer is not None else ()
             for other in state.players:
                 if other == viewer:
                     continue
+                if other in partners:  # team play: partners see each other's hands
+                    assert view.partner_hand is not None
+                    assert set(state.hands[other]) <= set(view.partner_hand)
+                    continue
                 assert not seen & set(state.hands[other]), f"{viewer} sees {other}'s hand"
-                if not state.table:
+                if not state.table and other not in partners:
                     hidden = set(state.submissions.get(other, ()))
                     if other == state.storyteller and state.storyteller_card:
                         hidden.add(state.storyteller_card)
@@ -246,15 +254,19 @@ def test_no_view_shows_another_players_hidden_cards_or_unrevealed_votes(edition,
             if viewer is None:
                 assert view.hand is None and view.my_cards == () and view.my_vote is None
                 assert view.my_second_vote is None and view.my_void is None
+                assert view.partner_hand is None
             else:
+                # The viewer's own, or in team play their team's, cards in play and vote.
                 assert view.hand == state.hands[viewer]
-                assert view.my_vote == state.votes.get(viewer)
+                votes = [state.votes[p] for p in partners if p in state.votes]
+                assert view.my_vote == (votes[0] if votes else None)
                 assert view.my_second_vote == state.second_votes.get(viewer)
                 assert view.my_void == (state.void if viewer == state.storyteller else None)
-                own = state.submissions.get(viewer, ())
-                if viewer == state.storyteller and state.storyteller_card:
+                own = tuple(c for p in partners for c in state.submissions.get(p, ()))
+                if state.storyteller in partners and state.storyteller_card:
                     own = (state.storyteller_card,)
                 assert view.my_cards == own
+                assert (view.partner_hand is None) == (len(partners) == 1)
             # Revealed rounds are the only place ownership and votes appear.
             assert view.rounds == state.rounds
             assert set(view.acted) <= set(state.players)

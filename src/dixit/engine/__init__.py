@@ -44,7 +44,7 @@ from .legal import LegalActions, legal_actions, waiting_for
 from .playthrough import CLUE_WORDS, Chooser, playthrough, random_command, random_playthrough
 from .results import AwardReason, EndReason, Outcome
 from .rules import EDITIONS, MODES, Rules, rules_for
-from .scoring import score_party_round, score_round
+from .scoring import score_party_round, score_round, score_team_round
 from .state import GameState, Phase, evolve, evolve_all, replay
 from .verify import verify
 from .views import PlayerView, SeatView, player_view, seat_view
@@ -103,6 +103,7 @@ __all__ = [
     "rules_for",
     "score_party_round",
     "score_round",
+    "score_team_round",
     "seat_view",
     "verify",
     "waiting_for",

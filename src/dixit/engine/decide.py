@@ -40,7 +40,7 @@ from .events import (
 )
 from .results import RULES_ENDINGS, EndReason
 from .rules import check_players, validate
-from .scoring import score_party_round, score_round
+from .scoring import score_party_round, score_round, score_team_round
 from .state import CLUE, OVER, SUBMIT, VOTE, GameState, Phase, evolve_all
 
 
@@ -130,10 +130,10 @@ def _check_phase(state: GameState, phase: Phase, doing: str) -> None:
 def _give_clue(state: GameState, command: GiveClue, rng: random.Random) -> list[Event]:
     if state.phase is not CLUE:
         _check_phase(state, CLUE, "give a clue")
-    player = command.player
-    if state.storyteller is not None and state.storyteller != player:
-        raise GameError(Code.NOT_YOUR_TURN, f"{state.storyteller} is the storyteller")
-    card = _own(state.hands[player], command.card)
+    player, teller = command.player, state.storyteller
+    if teller is not None and teller != player and player not in state.team_of(teller):
+        raise GameError(Code.NOT_YOUR_TURN, f"{teller} is the storyteller")
+    card = _own(state.team_cards(player), command.card)
     if card is None:
         raise GameError(Code.CARD_NOT_IN_HAND, "that card is not in your hand")
     clue = command.clue.strip() if isinstance(command.clue, str) else ""
@@ -152,9 +152,10 @@ def _submit(state: GameState, command: SubmitCards, rng: random.Random) -> list[
         if state.phase is CLUE and state.storyteller is None:
             raise GameError(Code.WRONG_PHASE, "no clue has been given yet")
         _check_phase(state, SUBMIT, "submit cards")
-    if player == state.storyteller:
+    teams = state.rules.team_size > 1
+    if player == state.storyteller or (teams and state.storyteller in state.team_of(player)):
         raise GameError(Code.STORYTELLER_CANNOT_SUBMIT, "the storyteller does not submit")
-    if player in state.submissions:
+    if player in state.submissions or (teams and _team_in(state, player, state.submissions)):
         raise GameError(Code.ALREADY_SUBMITTED, "you have already submitted this round")
     cards = command.cards
     count = state.rules.cards_each_for(len(state.players))
@@ -162,7 +163,7 @@ def _submit(state: GameState, command: SubmitCards, rng: random.Random) -> list[
         raise GameError(Code.WRONG_CARD_COUNT, f"submit exactly {count} card(s)")
     if count > 1 and len(set(cards)) != count:
         raise GameError(Code.DUPLICATE_CARD, "the same card twice")
-    hand = state.hands[player]
+    hand = state.team_cards(player)
     owned = []
     for card in cards:
         own = _own(hand, card)
@@ -171,7 +172,7 @@ def _submit(state: GameState, command: SubmitCards, rng: random.Random) -> list[
         owned.append(own)
     cards = tuple(owned)
     events: list[Event] = [CardsSubmitted(player, cards)]
-    if len(state.submissions) + 2 == len(state.players):
+    if len(state.submissions) + 2 == len(state.players) // state.rules.team_size:
         assert state.storyteller_card is not None
         # Canonical order before the shuffle, so the order players acted in cannot matter.
         submissions = {**state.submissions, player: cards}
@@ -187,10 +188,13 @@ def _vote(state: GameState, command: CastVote, rng: random.Random) -> list[Event
     player = command.player
     if state.phase is not VOTE:
         _check_phase(state, VOTE, "vote")
-    everyone = state.rules.everyone_votes
-    if player == state.storyteller and not everyone:
+    everyone, size = state.rules.everyone_votes, state.rules.team_size
+    teams = size > 1
+    if (player == state.storyteller and not everyone) or (
+        teams and state.storyteller in state.team_of(player)
+    ):
         raise GameError(Code.STORYTELLER_CANNOT_VOTE, "the storyteller does not vote")
-    if player in state.votes:
+    if player in state.votes or (teams and _team_in(state, player, state.votes)):
         raise GameError(Code.ALREADY_VOTED, "you have already voted this round")
     card = _votable(state, player, command.card, everyone)
     second = command.second
@@ -201,7 +205,7 @@ def _vote(state: GameState, command: CastVote, rng: random.Random) -> list[Event
         if second == card:
             raise GameError(Code.DUPLICATE_CARD, "the second vote goes on another card")
     events: list[Event] = [VoteCast(player, card, second)]
-    voters = len(state.players) if everyone else len(state.players) - 1
+    voters = len(state.players) if everyone else len(state.players) // size - 1
     if len(state.votes) + 1 == voters and (not everyone or state.void is not None):
         votes = dict(state.votes)
         votes[player] = card
@@ -217,9 +221,21 @@ def _votable(state: GameState, player: PlayerId, card: object, own_allowed: bool
     own = _own(state.table, card)
     if own is None:
         raise GameError(Code.CARD_NOT_ON_TABLE, "that card is not on the table")
-    if not own_allowed and own in state.submissions[player]:
+    if not own_allowed and own in _team_played(state, player):
         raise GameError(Code.CANNOT_VOTE_OWN_CARD, "you cannot vote for your own card")
     return own
+
+
+def _team_in(state: GameState, player: PlayerId, acted: dict[PlayerId, Any]) -> bool:
+    """Whether ``player``'s team has already done what ``acted`` records."""
+    return any(p in acted for p in state.team_of(player))
+
+
+def _team_played(state: GameState, player: PlayerId) -> tuple[CardId, ...]:
+    """The card(s) ``player``'s team put on the table (their own, outside team play)."""
+    if state.rules.team_size == 1:
+        return state.submissions[player]
+    return tuple([c for p in state.team_of(player) for c in state.submissions.get(p, ())])
 
 
 def _void(state: GameState, command: VoidCard, rng: random.Random) -> list[Event]:
@@ -257,6 +273,10 @@ def _end_round(
     if rules.everyone_votes:
         assert void is not None
         outcome, awards = score_party_round(players, votes, void, rules.party_cap)
+    elif rules.team_size > 1:
+        outcome, awards = score_team_round(
+            players, rules.team_size, storyteller, owner_of, votes, rules.votes_received_cap
+        )
     else:
         outcome, awards = score_round(
             players,

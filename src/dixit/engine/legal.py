@@ -40,6 +40,8 @@ def legal_actions(state: GameState, player: PlayerId) -> LegalActions:
     phase = state.phase
     if player not in state.hands:
         return NOTHING
+    if state.rules.team_size > 1:
+        return _team_actions(state, player)
     if phase is CLUE:
         if state.storyteller is None or state.storyteller == player:
             return LegalActions(
@@ -69,8 +71,33 @@ def legal_actions(state: GameState, player: PlayerId) -> LegalActions:
     return NOTHING
 
 
+def _team_actions(state: GameState, player: PlayerId) -> LegalActions:
+    """Team play: either partner acts for the team, with any card the team holds."""
+    phase, team = state.phase, state.team_of(player)
+    tellers = team if state.storyteller in team else ()
+    if phase is CLUE:
+        if state.storyteller is None or tellers:
+            return LegalActions(
+                give_clue=state.team_cards(player), max_clue_length=state.rules.clue_max_length
+            )
+        return NOTHING
+    if tellers or (phase is not SUBMIT and phase is not VOTE):
+        return NOTHING
+    if phase is SUBMIT:
+        if any(p in state.submissions for p in team):
+            return NOTHING
+        return LegalActions(submit=state.team_cards(player), submit_count=1)
+    if any(p in state.votes for p in team):
+        return NOTHING
+    own = [c for p in team for c in state.submissions.get(p, ())]
+    return LegalActions(vote=tuple([c for c in state.table if c not in own]), vote_count=1)
+
+
 def waiting_for(state: GameState) -> tuple[PlayerId, ...]:
-    """Players the game is waiting on, in seat order (everyone, while a clue may be claimed)."""
+    """Players the game is waiting on, in seat order (everyone, while a clue may be claimed;
+    in team play both partners of a team that has not acted)."""
+    if state.rules.team_size > 1:
+        return tuple([p for p in state.players if legal_actions(state, p)])
     if state.phase is CLUE:
         return state.players if state.storyteller is None else (state.storyteller,)
     if state.phase is SUBMIT:

@@ -23,7 +23,7 @@ from .commands import (
 )
 from .decide import decide, execute
 from .events import Event
-from .legal import waiting_for
+from .legal import legal_actions, waiting_for
 from .rules import Rules
 from .state import CLUE, OVER, SUBMIT, VOTE, GameState, fold_into
 
@@ -45,6 +45,8 @@ def random_command(state: GameState, player: PlayerId, rng: random.Random) -> Co
     hand = state.hands.get(player)
     if hand is None:
         return None
+    if state.rules.team_size > 1:
+        return _random_team_command(state, player, rng)
     phase, storyteller = state.phase, state.storyteller
     if phase is CLUE:
         if storyteller is None or storyteller == player:
@@ -75,6 +77,18 @@ def random_command(state: GameState, player: PlayerId, rng: random.Random) -> Co
             return CastVote(player, pick(rng, choices))
         first, second = rng.sample(choices, 2)
         return CastVote(player, first, second)
+    return None
+
+
+def _random_team_command(state: GameState, player: PlayerId, rng: random.Random) -> Command | None:
+    """Team play: any legal move (from :func:`legal_actions`, which knows the partners)."""
+    legal = legal_actions(state, player)
+    if legal.give_clue:
+        return GiveClue(player, pick(rng, legal.give_clue), pick(rng, CLUE_WORDS))
+    if legal.submit:
+        return SubmitCards(player, (pick(rng, legal.submit),))
+    if legal.vote:
+        return CastVote(player, pick(rng, legal.vote))
     return None
 
 

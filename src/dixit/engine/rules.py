@@ -42,7 +42,7 @@ class Rules:
     votes_received_cap: int | None = None
     # With two votes: the extra points of a player who cast only one vote and found the card.
     single_vote_bonus: int = 0
-    # The mode's name ("standard" or "party"); its fields are the ones below.
+    # The mode's name ("standard", "party" or "teams"); its fields are the ones below.
     mode: str = "standard"
     # Party play: everyone votes (the storyteller too, and for their own card if they like); the
     # storyteller voids one table card; a voter scores the voters on their card (see scoring).
@@ -53,16 +53,19 @@ class Rules:
     pass_hands: bool = False
     # The game ends when every player has been the storyteller this many times.
     storyteller_turns: int | None = None
+    # Team play: partners are consecutive seats (1-2, 3-4, ...); a team holds its partners'
+    # hands, tells, hands in a card and votes once, and scores as one.
+    team_size: int = 1
 
     def hand_size_for(self, players: int) -> int:
         return self.three_player_hand_size if players == 3 else self.hand_size
 
     def cards_each_for(self, players: int) -> int:
-        """How many cards each player other than the storyteller puts on the table."""
+        """How many cards each player (team) other than the storyteller puts on the table."""
         return self.three_player_cards_each if players == 3 else 1
 
     def table_size_for(self, players: int) -> int:
-        return 1 + (players - 1) * self.cards_each_for(players)
+        return 1 + (players // self.team_size - 1) * self.cards_each_for(players)
 
     def votes_each_for(self, players: int) -> int:
         """How many votes each voter may cast (the second one optional)."""
@@ -70,7 +73,8 @@ class Rules:
 
     def max_rounds_for(self, players: int) -> int | None:
         """The last round's number, or None when only the pile or a score ends the game."""
-        by_turns = None if self.storyteller_turns is None else self.storyteller_turns * players
+        teams = players // self.team_size
+        by_turns = None if self.storyteller_turns is None else self.storyteller_turns * teams
         if by_turns is None or self.max_rounds is None:
             return by_turns if self.max_rounds is None else self.max_rounds
         return min(by_turns, self.max_rounds)
@@ -120,6 +124,14 @@ MODES: dict[str, dict[str, Any]] = {
     "standard": {},
     # Dixit Party (Odyssey): 6-12 players with 5-card hands; everyone plays a card and votes;
     # one round per storyteller; discards reshuffled.
+    # Team Dixit (Odyssey): 6, 8, 10 or 12 players in teams of two with 4-card hands.
+    "teams": {
+        "min_players": 6,
+        "max_players": 12,
+        "hand_size": 4,
+        "two_votes_from": None,
+        "team_size": 2,
+    },
     "party": {
         "min_players": 6,
         "max_players": 12,
@@ -178,6 +190,9 @@ def validate(rules: Rules) -> None:
     _int_field(rules, "single_vote_bonus", 0, 10)
     _int_field(rules, "party_cap", 1, 12)
     _int_field(rules, "storyteller_turns", 1, 10, optional=True)
+    _int_field(rules, "team_size", 1, 4)
+    if rules.team_size > 1 and (rules.everyone_votes or rules.min_players < 3 * rules.team_size):
+        raise GameError(Code.BAD_OPTION, "team play needs at least three teams, and one vote each")
     if rules.mode not in MODES:
         raise GameError(Code.BAD_OPTION, f"unknown mode {rules.mode!r}")
     if rules.three_player_cards_each >= rules.three_player_hand_size:
@@ -207,4 +222,8 @@ def check_players(rules: Rules, players: int) -> None:
             Code.PLAYER_COUNT,
             f"{rules.edition} plays with {rules.min_players} to {rules.max_players} players, "
             f"not {players}",
+        )
+    if players % rules.team_size:
+        raise GameError(
+            Code.PLAYER_COUNT, f"teams of {rules.team_size} need a multiple of {rules.team_size}"
         )

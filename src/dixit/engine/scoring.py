@@ -117,3 +117,29 @@ def score_party_round(
             continue
         awards.append(PointsAwarded(player, min(on_card[voted], cap), _WITH_OTHERS))
     return Outcome.PARTY, tuple(awards)
+
+
+def score_team_round(
+    players: Sequence[PlayerId],
+    team_size: int,
+    storyteller: PlayerId,
+    owners: Mapping[CardId, PlayerId],
+    votes: Mapping[PlayerId, CardId],
+    received_cap: int | None = None,
+) -> tuple[Outcome, tuple[PointsAwarded, ...]]:
+    """Team play: the base scoring with each team (consecutive seats) as one player, whichever
+    partner played or voted; every point a team scores goes to each partner."""
+    first = {p: players[i - i % team_size] for i, p in enumerate(players)}
+    outcome, team_awards = score_round(
+        players[::team_size],
+        first[storyteller],
+        {card: first[owner] for card, owner in owners.items()},
+        {first[voter]: card for voter, card in votes.items()},
+        received_cap=received_cap,
+    )
+    awards: list[PointsAwarded] = []
+    for award in team_awards:
+        seat = players.index(award.player)
+        for partner in players[seat : seat + team_size]:
+            awards.append(PointsAwarded(partner, award.points, award.reason))
+    return outcome, tuple(awards)

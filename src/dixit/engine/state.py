@@ -76,21 +76,37 @@ class GameState:
 
     @property
     def voters(self) -> tuple[PlayerId, ...]:
-        """Who votes, in seat order: everyone but the storyteller (party play: everyone)."""
+        """Who may vote, in seat order: everyone but the storyteller (party play: everyone; team
+        play: everyone but the storyteller's team, a team voting once)."""
         if self.rules.everyone_votes:
             return self.players
+        if self.rules.team_size > 1 and self.storyteller is not None:
+            tellers = self.team_of(self.storyteller)
+            return tuple([p for p in self.players if p not in tellers])
         return tuple([p for p in self.players if p != self.storyteller])
 
-    def own_cards(self, player: PlayerId) -> tuple[CardId, ...]:
-        """The card(s) ``player`` put on the table this round."""
-        if player == self.storyteller and self.storyteller_card is not None:
-            return (self.storyteller_card,)
-        return self.submissions.get(player, ())
+    def team_of(self, player: PlayerId) -> tuple[PlayerId, ...]:
+        """``player`` and their partners, in seat order (just ``player`` outside team play)."""
+        size = self.rules.team_size
+        if size == 1:
+            return (player,)
+        seat = self.players.index(player)
+        first = seat - seat % size
+        return self.players[first : first + size]
+
+    def team_cards(self, player: PlayerId) -> tuple[CardId, ...]:
+        """The cards ``player``'s team holds: their hand, then their partners'."""
+        if self.rules.team_size == 1:
+            return self.hands[player]
+        mine = self.hands[player]
+        return mine + tuple([c for p in self.team_of(player) if p != player for c in self.hands[p]])
 
     def next_storyteller(self) -> PlayerId:
+        """The left-hand neighbour (team play: the next team's first seat)."""
         assert self.storyteller is not None
         seat = self.players.index(self.storyteller)
-        return self.players[(seat + 1) % len(self.players)]
+        size = self.rules.team_size
+        return self.players[(seat - seat % size + size) % len(self.players)]
 
     def all_cards(self) -> list[CardId]:
         """Every card in the game, wherever it is (for conservation checks)."""
@@ -241,9 +257,22 @@ def _round_started(s: GameState, event: RoundStarted) -> None:
     s.void = None
 
 
-def _clue_given(s: GameState, event: ClueGiven) -> None:
+def _taken(
+    s: GameState, player: PlayerId, cards: tuple[CardId, ...]
+) -> dict[PlayerId, tuple[CardId, ...]]:
+    """The hands once ``cards`` left ``player``'s hand (team play: their team's hands)."""
     hands = dict(s.hands)
-    hands[event.storyteller] = tuple([c for c in hands[event.storyteller] if c != event.card])
+    for p in s.team_of(player):
+        hands[p] = tuple([c for c in hands[p] if c not in cards])
+    return hands
+
+
+def _clue_given(s: GameState, event: ClueGiven) -> None:
+    if s.rules.team_size == 1:
+        hands = dict(s.hands)
+        hands[event.storyteller] = tuple([c for c in hands[event.storyteller] if c != event.card])
+    else:
+        hands = _taken(s, event.storyteller, (event.card,))
     s.hands = hands
     s.phase = SUBMIT
     s.storyteller = event.storyteller
@@ -252,8 +281,11 @@ def _clue_given(s: GameState, event: ClueGiven) -> None:
 
 
 def _cards_submitted(s: GameState, event: CardsSubmitted) -> None:
-    hands = dict(s.hands)
-    hands[event.player] = tuple([c for c in hands[event.player] if c not in event.cards])
+    if s.rules.team_size == 1:
+        hands = dict(s.hands)
+        hands[event.player] = tuple([c for c in hands[event.player] if c not in event.cards])
+    else:
+        hands = _taken(s, event.player, event.cards)
     s.hands = hands
     s.submissions = {**s.submissions, event.player: event.cards}
 

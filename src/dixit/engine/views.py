@@ -45,6 +45,7 @@ class PlayerView:
     legal: LegalActions
     my_second_vote: CardId | None = None  # where the rules give two votes
     my_void: CardId | None = None  # party play: the storyteller's own void
+    partner_hand: tuple[CardId, ...] | None = None  # team play: the partner's hand
 
 
 @quick_init
@@ -60,6 +61,7 @@ class SeatView:
     legal: LegalActions
     my_second_vote: CardId | None = None
     my_void: CardId | None = None
+    partner_hand: tuple[CardId, ...] | None = None
 
 
 SPECTATOR_SEAT = SeatView(viewer=None, hand=None, my_cards=(), my_vote=None, legal=NOTHING)
@@ -70,6 +72,8 @@ def seat_view(state: GameState, viewer: PlayerId | None) -> SeatView:
     An id that is not playing (or None) gets the spectator's: nothing."""
     if viewer is None or viewer not in state.hands:
         return SPECTATOR_SEAT
+    if state.rules.team_size > 1:
+        return _team_seat(state, viewer)
     if viewer == state.storyteller and state.storyteller_card is not None:
         my_cards: tuple[CardId, ...] = (state.storyteller_card,)
     else:
@@ -82,6 +86,24 @@ def seat_view(state: GameState, viewer: PlayerId | None) -> SeatView:
         legal=legal_actions(state, viewer),
         my_second_vote=state.second_votes.get(viewer),
         my_void=state.void if viewer == state.storyteller else None,
+    )
+
+
+def _team_seat(state: GameState, viewer: PlayerId) -> SeatView:
+    """Team play: the viewer sees their partner's hand, and their team's card(s) and vote."""
+    team = state.team_of(viewer)
+    if state.storyteller in team and state.storyteller_card is not None:
+        my_cards: tuple[CardId, ...] = (state.storyteller_card,)
+    else:
+        my_cards = tuple([c for p in team for c in state.submissions.get(p, ())])
+    votes = [state.votes[p] for p in team if p in state.votes]
+    return SeatView(
+        viewer=viewer,
+        hand=state.hands[viewer],
+        my_cards=my_cards,
+        my_vote=votes[0] if votes else None,
+        legal=legal_actions(state, viewer),
+        partner_hand=tuple([c for p in team if p != viewer for c in state.hands[p]]),
     )
 
 
@@ -123,4 +145,5 @@ def player_view(state: GameState, viewer: PlayerId | None) -> PlayerView:
         legal=seat.legal,
         my_second_vote=seat.my_second_vote,
         my_void=seat.my_void,
+        partner_hand=seat.partner_hand,
     )
