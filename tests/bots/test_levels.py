@@ -59,7 +59,7 @@ def text_less(cards: list[dict[str, Any]]) -> list[dict[str, Any]]:
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     data=st.data(),
-    edition=st.sampled_from(["classic", "2021", "odyssey", "odyssey/party"]),
+    edition=st.sampled_from(["classic", "2021", "odyssey", "odyssey/party", "odyssey/teams"]),
     lang=st.sampled_from(LANGS),
     deck=st.sampled_from(["text", "none", "mixed"]),
     seed=st.integers(0, 10_000),
@@ -70,6 +70,7 @@ def test_every_level_plays_legally_from_its_view(
 ) -> None:  # fmt: skip
     rules = rules_for(*edition.split("/"))
     count = data.draw(st.integers(rules.min_players, rules.max_players))
+    count -= count % rules.team_size
     levels = data.draw(st.lists(st.sampled_from(LEVELS), min_size=count, max_size=count))
     cards = list(generated_cards)
     if deck == "none":
@@ -174,3 +175,26 @@ def test_party_storyteller_voids_the_crowded_card_and_votes_elsewhere(
     state, _ = execute(state, void, rng)
     vote = bots["p0"].act(player_view(state, "p0"))
     assert isinstance(vote, CastVote) and vote.card != void.card
+
+
+def test_a_team_plays_the_best_card_of_either_partner(
+    generated_cards: list[dict[str, Any]],
+) -> None:
+    """In team play a bot tells and hands in from its team's cards: its partner's too."""
+    book = CardBook.from_cards(generated_cards)
+    ids = tuple(c["id"] for c in generated_cards)
+    players = tuple(f"p{i}" for i in range(8))
+    rng = random.Random(5)
+    rules = rules_for("odyssey", "teams", max_rounds=6)
+    state, _ = execute(None, StartGame(players, ids, rules, first_storyteller="p0"), rng)
+    bots = {p: make_bot("medium", rng=random.Random(i), lang="en", book=book)
+            for i, p in enumerate(players)}  # fmt: skip
+    from_partner = 0
+    while state.phase is not Phase.OVER:
+        player = waiting_for(state)[0]
+        command = bots[player].act(player_view(state, player))
+        cards = getattr(command, "cards", None) or (getattr(command, "card", None),)
+        if not isinstance(command, CastVote):
+            from_partner += not set(cards) <= set(state.hands[player])
+        state, _ = execute(state, command, rng)
+    assert len(state.rounds) == 6 and from_partner > 0

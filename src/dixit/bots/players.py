@@ -253,16 +253,17 @@ class ReadingBot:
         return out
 
     def tell(self, view: PlayerView) -> tuple[str, str]:
-        hand = list(view.legal.give_clue)
-        players = len(view.players)
+        hand = list(view.legal.give_clue)  # in team play, the partner's cards too
+        teams = view.rules.team_size > 1
+        players = len(view.players) // view.rules.team_size  # a team listens as one
         seen = set(hand) | {c for r in view.rounds for c in r.table}
         readers = None
-        if self.skill.adapts and view.viewer is not None:
+        if self.skill.adapts and view.viewer is not None and not teams:
             readers = reliabilities(view, [p for p in view.players if p != view.viewer])
         said = {said_key(r.clue) for r in view.rounds}
         mine = [r for r in view.rounds if r.storyteller == view.viewer][-2:]
         recent = [self.kind_told(r.storyteller_card, r.clue) for r in mine]
-        per_player = view.rules.cards_each_for(players)
+        per_player = view.rules.cards_each_for(len(view.players))
         return self.choose_clue(hand, players, per_player, seen, readers, said, recent)
 
     def kind_told(self, card: str, clue: str) -> str | None:
