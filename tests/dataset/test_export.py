@@ -94,7 +94,7 @@ def test_import_rounds_rejects_malformed_lines(tmp_path, capsys, bad):
     assert json.loads(capsys.readouterr().err)["error"]["line"] == 1
 
 
-@pytest.mark.parametrize(("mode", "players"), [("standard", 9), ("party", 8)])
+@pytest.mark.parametrize(("mode", "players"), [("standard", 9), ("party", 8), ("teams", 10)])
 def test_odyssey_rounds_carry_second_votes_and_the_void_and_re_score(tmp_path, mode, players):
     from dixit.dataset import rounds_of_game, write_jsonl
 
@@ -105,6 +105,8 @@ def test_odyssey_rounds_carry_second_votes_and_the_void_and_re_score(tmp_path, m
     assert records and {r.mode for r in records} == {mode}
     if mode == "party":
         assert all(r.void is not None and None not in r.votes for r in records)
+    elif mode == "teams":
+        assert all(sum(v is not None for v in r.votes) == players // 2 - 1 for r in records)
     else:
         assert any(v is not None for r in records for v in r.second_votes or [])
         assert {r.votes_received_cap for r in records} == {3}
@@ -121,6 +123,9 @@ def test_odyssey_rounds_carry_second_votes_and_the_void_and_re_score(tmp_path, m
             if shared:
                 row["void"] = shared[0]
                 break
+        elif mode == "teams":
+            row["points"][0] += 1  # one partner's points without the other's
+            break
         elif any(v is not None for v in row["second_votes"]):
             seat = next(i for i, v in enumerate(row["second_votes"]) if v is not None)
             row["second_votes"][seat] = None

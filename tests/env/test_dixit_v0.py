@@ -295,3 +295,9 @@ def test_the_quick_start_of_docs_research_runs():
     text = (Path(__file__).parents[2] / "docs" / "research.md").read_text(encoding="utf-8")
     code = text.split("```python\n", 1)[1].split("```", 1)[0]
     exec(compile(code, "docs/research.md", "exec"), {})
+
+
+def test_team_mode_is_refused_with_a_coded_error():
+    with pytest.raises(GameError) as error:
+        dixit_v0.raw_env(edition="odyssey", players=8, mode="teams")
+    assert error.value.code == "setup/bad_option"

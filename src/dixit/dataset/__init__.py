@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from dixit.engine import (
+    MODES,
     Event,
     GameEnded,
     GameStarted,
@@ -27,6 +28,7 @@ from dixit.engine import (
     RoundScored,
     score_party_round,
     score_round,
+    score_team_round,
 )
 
 
@@ -56,7 +58,9 @@ class RoundRecord:
     scores: list[int]  # per seat, after this round
     outcome: str  # everybody | nobody | some | party
     lone_finder_bonus: bool
-    mode: str = "standard"  # or "party": everyone votes, the storyteller voids a card
+    # or "party" (everyone votes, the storyteller voids a card) or "teams" (partners are seats
+    # 2k and 2k+1; one vote per team, by either partner, the other's null)
+    mode: str = "standard"
     # per seat, where each voter had two votes: the second vote's table index, or None
     second_votes: list[int | None] | None = None
     void: int | None = None  # party play: the table index of the card the storyteller voided
@@ -74,6 +78,9 @@ class RoundRecord:
         if len(self.owners) != len(self.table) or self.storyteller_card not in self.table:
             raise DatasetError("table, owners and the storyteller's card disagree", line)
         party = self.mode == "party"
+        if self.mode == "teams":
+            self._check_team_round(line)
+            return
         if not 0 <= self.storyteller < n or (self.votes[self.storyteller] is None) == party:
             raise DatasetError("the storyteller must be a seat that votes only in party play", line)
         seconds = self.second_votes if self.second_votes is not None else [None] * n
@@ -108,6 +115,31 @@ class RoundRecord:
                 received_cap=self.votes_received_cap,
                 single_vote_bonus=self.single_vote_bonus,
             )
+        points = [0] * n
+        for award in awards:
+            points[int(award.player)] += award.points
+        if outcome != self.outcome or points != self.points:
+            raise DatasetError("the recorded points do not follow from the votes", line)
+
+    def _check_team_round(self, line: int | None) -> None:
+        size = int(MODES["teams"]["team_size"])
+        n = self.players
+        if n % size or not 0 <= self.storyteller < n:
+            raise DatasetError("team play seats whole teams and a storyteller among them", line)
+        seats = [str(i) for i in range(n)]
+        votes: dict[str, str] = {}
+        for first in range(0, n, size):
+            cast = [(s, v) for s in range(first, first + size) if (v := self.votes[s]) is not None]
+            tellers = first <= self.storyteller < first + size
+            if len(cast) != (0 if tellers else 1) or any(
+                not 0 <= v < len(self.table) for _, v in cast
+            ):
+                raise DatasetError(f"the team of seat {first} has no valid single vote", line)
+            votes.update((str(s), self.table[v]) for s, v in cast)
+        owners = {card: str(seat) for card, seat in zip(self.table, self.owners, strict=True)}
+        outcome, awards = score_team_round(
+            seats, size, str(self.storyteller), owners, votes, self.votes_received_cap
+        )
         points = [0] * n
         for award in awards:
             points[int(award.player)] += award.points
