@@ -12,7 +12,7 @@ Run: ``.venv/bin/python bench/engine.py`` (``--seconds 10`` per figure by defaul
 
 ``--per-action`` measures instead the engine's CPU time per player action (a clue, a card, a
 vote or a void: ``decide`` and folding its events, random legal choices included) in games at
-each table: classic at 6, Odyssey at 6 and 12 (two votes), party at 6 and 12.
+each table: classic at 6, Odyssey at 6 and 12 (two votes), party and teams at 6 and 12.
 """
 
 from __future__ import annotations
@@ -87,6 +87,8 @@ TABLES = (
     ("odyssey", "standard", 12),
     ("odyssey", "party", 6),
     ("odyssey", "party", 12),
+    ("odyssey", "teams", 6),
+    ("odyssey", "teams", 12),
 )
 ACTIONS = (ClueGiven, CardsSubmitted, VoteCast, CardVoided)
 

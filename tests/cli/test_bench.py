@@ -40,5 +40,7 @@ def test_bench_per_action_reports_every_table() -> None:
         "odyssey/standard/12",
         "odyssey/party/6",
         "odyssey/party/12",
+        "odyssey/teams/6",
+        "odyssey/teams/12",
     }
     assert all(cost > 0 for cost in figures.values())

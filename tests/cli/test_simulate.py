@@ -129,7 +129,8 @@ def test_bad_settings_exit_2(dixit: Runner, args: tuple[str, ...], code: str) ->
 
 
 @pytest.mark.parametrize(
-    ("mode", "players"), [("standard", 3), ("standard", 7), ("standard", 12), ("party", 6)]
+    ("mode", "players"),
+    [("standard", 3), ("standard", 7), ("standard", 12), ("party", 6), ("teams", 8)],
 )
 def test_odyssey_games_of_every_mode_pass_the_check(dixit: Runner, mode: str, players: int) -> None:
     args = ("--edition", "odyssey", "--mode", mode, "--players", str(players))
@@ -141,6 +142,9 @@ def test_odyssey_games_of_every_mode_pass_the_check(dixit: Runner, mode: str, pl
             assert game["rounds"] == players and set(game["outcomes"]) == {"party"}
         else:
             assert max(game["scores"].values()) >= 30
+        if mode == "teams":  # partners share every point
+            scores = list(game["scores"].values())
+            assert scores[::2] == scores[1::2]
     summary = dixit("simulate", *args, "--games", "3")
     assert summary.status == 0 and "odyssey edition" in summary.out
     assert ("party mode" in summary.out) == (mode == "party")
