@@ -17,7 +17,14 @@ EVENT = TypeAdapter(m.GameEventUnion)
 
 
 def test_wire_dicts_match_the_models() -> None:
-    games = [("classic", 3), ("classic", 5), ("2021", 4), ("odyssey", 8), ("odyssey/party", 6)]
+    games = [
+        ("classic", 3),
+        ("classic", 5),
+        ("2021", 4),
+        ("odyssey", 8),
+        ("odyssey/party", 6),
+        ("odyssey/teams", 8),
+    ]
     for seed, (edition, players) in enumerate(games):
         rng = random.Random(seed)
         seats = tuple(f"p{i}" for i in range(1, players + 1))

@@ -125,3 +125,30 @@ def test_party_room_the_storyteller_voids_and_everyone_votes(server: ServerProce
         await host.close()
 
     asyncio.run(main())
+
+
+def test_team_room_partners_see_each_other_and_share_points(server: ServerProcess) -> None:
+    async def main() -> None:
+        odd = create_room(server.base, "Ann", edition="odyssey", mode="teams", bots=6)
+        host = Client(server.ws_base, odd)
+        await host.connect()
+        answer = await host.command("start_game")
+        assert answer["code"] == "setup/player_count"  # seven seats make no teams of two
+        await host.close()
+        ticket = create_room(
+            server.base, "Ann", edition="odyssey", mode="teams", bots=7, max_rounds=2
+        )
+        host = Client(server.ws_base, ticket)
+        await host.connect()
+        assert (await host.command("start_game"))["type"] == "ack"
+        await host.drain(0.2)
+        view = host.view
+        assert view is not None and view["rules"]["team_size"] == 2
+        assert len(view["hand"]) == 4 and len(view["partner_hand"]) == 4
+        await play_until_over([host], random.Random(4))
+        scores = list(host.view["scores"].values())
+        assert len(host.view["rounds"]) == 2 and scores[::2] == scores[1::2]
+        assert all(len(r["table"]) == 4 for r in host.view["rounds"])
+        await host.close()
+
+    asyncio.run(main())

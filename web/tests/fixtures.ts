@@ -27,7 +27,7 @@ export function view(over: Partial<GameView> = {}): GameView {
   return {
     viewer: "p1",
     version: 3,
-    rules: { edition: "classic", min_players: 3, max_players: 6, hand_size: 6, three_player_hand_size: 7, three_player_cards_each: 2, lone_finder_bonus: null, reshuffle_discards: false, end_at_score: null, max_rounds: null, clue_max_length: 200, two_votes_from: null, votes_received_cap: null, single_vote_bonus: 0, mode: "standard", everyone_votes: false, party_cap: 5, pass_hands: false, storyteller_turns: null },
+    rules: { edition: "classic", min_players: 3, max_players: 6, hand_size: 6, three_player_hand_size: 7, three_player_cards_each: 2, lone_finder_bonus: null, reshuffle_discards: false, end_at_score: null, max_rounds: null, clue_max_length: 200, two_votes_from: null, votes_received_cap: null, single_vote_bonus: 0, mode: "standard", everyone_votes: false, party_cap: 5, pass_hands: false, storyteller_turns: null, team_size: 1 },
     players: ["p1", "p2", "p3"],
     phase: "clue",
     round: 1,
@@ -38,6 +38,7 @@ export function view(over: Partial<GameView> = {}): GameView {
     my_vote: null,
     my_second_vote: null,
     my_void: null,
+    partner_hand: null,
     table: [],
     acted: [],
     waiting_for: ["p1"],

@@ -99,6 +99,7 @@ def seat_dict(seat: SeatView | PlayerView, legal: EngineLegal | None = None) -> 
         "my_vote": seat.my_vote,
         "my_second_vote": seat.my_second_vote,
         "my_void": seat.my_void,
+        "partner_hand": None if seat.partner_hand is None else list(seat.partner_hand),
         "legal": legal_dict(seat.legal if legal is None else legal),
     }
 

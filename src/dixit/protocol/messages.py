@@ -30,7 +30,7 @@ RABBIT_COLOURS = ("red", "orange", "yellow", "green", "blue", "purple", "pink", 
 
 RabbitColour = Literal["red", "orange", "yellow", "green", "blue", "purple", "pink", "white"]
 Edition = Literal["classic", "2021", "odyssey"]
-Mode = Literal["standard", "party"]
+Mode = Literal["standard", "party", "teams"]
 FirstStoryteller = Literal["claim", "random", "host"]
 RoomStatus = Literal["lobby", "playing", "over"]
 Language = Literal["it", "pl", "es", "pt", "fr", "en"]
@@ -82,7 +82,8 @@ class RoomSettings(ClientModel):
     mode: Mode = Field(
         default="standard",
         description="party: Dixit Party (6-12 players; everyone votes, the storyteller voids a "
-        "card, one round per storyteller)",
+        "card, one round per storyteller); teams: Team Dixit (6, 8, 10 or 12 players, partners "
+        "in seats 1-2, 3-4, ...)",
     )
     lone_finder_bonus: bool | None = Field(
         default=None, description="null: the edition's default (on for classic 3-player games)"
@@ -441,6 +442,7 @@ class Rules(ServerModel):
     storyteller_turns: int | None = Field(
         default=None, description="the game ends when everyone has told this many times"
     )
+    team_size: int = Field(default=1, description="teams: partners are this many seats in a row")
 
 
 class LegalActions(ServerModel):
@@ -508,6 +510,9 @@ class GameView(ServerModel):
     my_vote: CardId | None
     my_second_vote: CardId | None = None
     my_void: CardId | None = Field(default=None, description="party play: the storyteller's void")
+    partner_hand: list[CardId] | None = Field(
+        default=None, description="team play: the partner's hand (the team decides together)"
+    )
     table: list[CardId]
     acted: list[SeatId]
     waiting_for: list[SeatId]
