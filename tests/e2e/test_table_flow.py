@@ -342,21 +342,6 @@ def test_2021_shows_the_discard_pile(opened: Any, server: str) -> None:
     expect(page.get_by_test_id("discard")).to_have_text(EN["game.discard"].replace("{n}", "4"))
 
 
-def test_the_reveal_ends_by_itself(opened: Any, server: str) -> None:
-    p = opened("Ann", viewport=PHONE)
-    page = p.page
-    page.clock.install()
-    seated(p, server, bots=3, first_storyteller="host")
-    page.get_by_test_id("start").click()
-    tell_first(p, "time passes")
-    expect(page.get_by_test_id("reveal")).to_be_visible()
-    page.clock.fast_forward(20_000)
-    expect(page.get_by_test_id("reveal")).to_be_visible()  # still there to read
-    page.clock.fast_forward(11_000)
-    expect(page.get_by_test_id("reveal")).to_have_count(0)
-    wait_turn(p, "yourSubmit")
-
-
 def test_the_next_turn_waits_until_the_reveal_is_read(opened: Any, server: str) -> None:
     """Computer players tell the next clue only once the person has closed the reveal (the
     server holds the turn up to 30 s, 6 s at this server's --bot-delay 0.2)."""

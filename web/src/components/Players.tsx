@@ -24,7 +24,7 @@ export function Players({ view, room, gained }: { view: GameView; room: RoomStat
               {teller ? <span class="badge badge--teller" title={t("game.storyteller")}>✎ {t("game.storyteller")}</span> : null}
               {acted ? <span class="badge badge--done">✓ {t("game.acted")}</span> : null}
               {waiting && !teller ? <span class="badge badge--wait">… {t("game.waiting")}</span> : null}
-              {seat?.is_bot ? <span class="badge">{t("lobby.bot")}</span> : null}
+              {seat?.is_bot ? <span class="badge badge--bot">{t("lobby.bot")}</span> : null}
               {seat && !seat.connected && !seat.is_bot ? <span class="badge badge--off">{t("lobby.offline")}</span> : null}
             </span>
           </li>

@@ -71,7 +71,7 @@ export function ClueBubble({ clue, teller }: { clue: string; teller: string }) {
   return (
     <blockquote class="clue" data-testid="clue">
       <span class="clue-by">{t("game.clue")} — {teller}</span>
-      <q class="clue-text" data-testid="clue-text">{clue}</q>
+      <q class={`clue-text${clue.length > 80 ? " clue-text--long" : ""}`} data-testid="clue-text">{clue}</q>
     </blockquote>
   );
 }

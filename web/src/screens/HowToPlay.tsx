@@ -68,7 +68,7 @@ export function HowToPlay() {
         <ol class="howto-steps">
           <li class="panel">
             <h2>{t("help.step1.title")}</h2>
-            <div class="howto-pics">{pic(0, <q class="howto-bubble">{t("help.example")}</q>)}</div>
+            <div class="howto-pics">{pic(0, <span class="howto-bubble">{t("help.example")}</span>)}</div>
             <p>{t("help.step1")}</p>
           </li>
           <li class="panel">

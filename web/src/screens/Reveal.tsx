@@ -33,7 +33,13 @@ export function RoundBody({ result, room, onZoom }: { result: RoundResult; room:
       selected: teller,
       extra: (
         <div class="reveal-info">
-          {!teller ? <span class="reveal-owner">{t("reveal.owner", { name: seatName(room, who) })}</span> : null}
+          {!teller ? (
+            <span class="reveal-owner">
+              <span class="reveal-owner-long">{t("reveal.owner", { name: seatName(room, who) })}</span>
+              {/* the TV: the owner's rabbit and name only, large, in a card's narrow column */}
+              <span class="reveal-owner-short" aria-hidden="true"><RabbitIcon color={rabbitHex(room.seats.find((s) => s.id === who)?.colour)} size={26} />{seatName(room, who)}</span>
+            </span>
+          ) : null}
           <span class="sr-only">{voters.length ? t("reveal.votedBy", { names: names(room, voters) }) : t("reveal.noVotes")}</span>
           <span class="voters" aria-hidden="true">
             {voters.map((v) => (
