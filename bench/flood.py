@@ -9,7 +9,8 @@ they would key real clients. Reported: each phase's command latency (a move sent
 200 and 429, the store (rooms by status, events, bytes) before and after the flood and once the
 retention time has passed.
 
-    .venv/bin/python bench/flood.py [--games 50] [--seconds 60] [--keep-lobby 20s] [--json]
+    .venv/bin/python bench/flood.py [--games 50] [--seconds 60] [--keep-lobby 20s]
+        [--rate-limits on|off] [--json]
 """
 
 from __future__ import annotations
@@ -240,6 +241,10 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--keep-lobby", default="20s", help="the server's --keep-lobby")
+    parser.add_argument(
+        "--rate-limits", choices=("on", "off"), default="on",
+        help="the server's --rate-limits (off: what the flood does without them)",
+    )  # fmt: skip
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     port = free_port()
@@ -250,7 +255,8 @@ def main() -> int:
         server = subprocess.Popen(
             [sys.executable, "-m", "dixit.cli.main", "serve", "--port", str(port),
              "--database", database, "--bot-delay", "0", "--keep-lobby", args.keep_lobby,
-             "--sweep-every", "2s", "--idle-unload", "2", "--log-level", "warning"],
+             "--sweep-every", "2s", "--idle-unload", "2", "--log-level", "warning",
+             "--rate-limits", args.rate_limits],
             env=env, stdout=subprocess.DEVNULL, stderr=open(Path(tmp) / "server.log", "wb"),  # noqa: SIM115
         )  # fmt: skip
         try:
@@ -262,7 +268,9 @@ def main() -> int:
                 except OSError:
                     assert time.monotonic() < deadline, "the server did not start"
                     time.sleep(0.1)
-            report: dict[str, Any] = {"games": args.games, "seconds": args.seconds}
+            report: dict[str, Any] = {
+                "games": args.games, "seconds": args.seconds, "rate_limits": args.rate_limits
+            }  # fmt: skip
             # What the default limit lets one address create: its burst, then its rate.
             report["allowed_creates"] = 20 + int(30 * args.seconds / 60)
             report["without_flood"] = asyncio.run(phase(port, args.games, args.seconds, False))

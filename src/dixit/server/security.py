@@ -31,6 +31,7 @@ HEADERS: tuple[tuple[bytes, bytes], ...] = (
     (b"referrer-policy", b"no-referrer"),
     (b"x-frame-options", b"DENY"),
 )
+WITH_POLICY = (*HEADERS, (b"content-security-policy", CSP.encode()))
 NO_POLICY = ("/docs", "/redoc")
 
 _ROOM = r"/api/rooms/[^/]+"
@@ -79,11 +80,7 @@ class Guard:
         if head:
             scope = {**scope, "method": "GET"}
         path: str = scope["path"]
-        extra = (
-            HEADERS
-            if path.startswith(NO_POLICY)
-            else (*HEADERS, (b"content-security-policy", CSP.encode()))
-        )
+        extra = HEADERS if path.startswith(NO_POLICY) else WITH_POLICY
         started = False
 
         async def guarded(message: Message) -> None:
