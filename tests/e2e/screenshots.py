@@ -32,6 +32,7 @@ from e2e_server import CHROMIUM, CHROMIUM_ARGS, ROOT, committed_decks, start_ser
 from playwright.sync_api import expect, sync_playwright
 from screenshots_clock import clock_screens
 from screenshots_languages import languages
+from screenshots_newcomer import capture as newcomer
 
 OUT = ROOT / "docs" / "screenshots"
 
@@ -185,6 +186,7 @@ def main() -> int:
                 languages(browser, base)
                 clock_screens(browser, base)
                 host.close()
+                newcomer(browser, base)
                 shrink_wide()
                 browser.close()
         finally:

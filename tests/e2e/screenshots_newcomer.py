@@ -153,6 +153,9 @@ def main() -> int:
                 browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
                 capture(browser, base)
                 browser.close()
+            from screenshots import shrink_wide
+
+            shrink_wide()
         finally:
             stop_server(proc, log)
     return 0
