@@ -319,3 +319,25 @@ def test_game_over_names_who_reached_the_score_and_no_one_tells(opened: Any, ser
     assert any(names[pid or ""] in reason for pid in leaders), reason
     expect(tv.page.locator(".badge--teller")).to_have_count(0)
     expect(ann.page.locator(".badge--teller")).to_have_count(0)
+
+
+def test_the_2021_discard_pile_opens_as_cards(opened: Any, server: str) -> None:
+    ann = opened("Ann")
+    seated(ann, server, bots=2, first_storyteller="host", edition="2021")
+    ann.page.get_by_test_id("start").click()
+    tell(ann, "an empty chair")
+    page = ann.page
+    expect(page.get_by_test_id("reveal")).to_be_visible()
+    table = [
+        c.get_attribute("data-card")
+        for c in page.get_by_test_id("reveal").get_by_test_id("table-card").all()
+    ]
+    assert len(table) == 5  # three players: the storyteller's card and two each
+    page.get_by_test_id("discard").click()
+    zoom = page.get_by_test_id("zoom")
+    expect(zoom).to_be_visible()
+    shown = []
+    for _ in table:
+        shown.append(zoom.locator("img").get_attribute("src"))
+        page.keyboard.press("ArrowRight")
+    assert sorted(shown) == sorted(f"/cards/{c}" for c in table)
