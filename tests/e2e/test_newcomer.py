@@ -4,6 +4,7 @@ closed, past rounds one tap away, a TV read from the sofa, keys that cross one's
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from e2e_helpers import (
@@ -341,3 +342,40 @@ def test_the_2021_discard_pile_opens_as_cards(opened: Any, server: str) -> None:
         shown.append(zoom.locator("img").get_attribute("src"))
         page.keyboard.press("ArrowRight")
     assert sorted(shown) == sorted(f"/cards/{c}" for c in table)
+
+
+def test_an_upload_names_each_file_left_out_and_why(
+    opened: Any, server: str, tmp_path: Path
+) -> None:
+    import io
+    import zipfile
+
+    from PIL import Image
+
+    archive = io.BytesIO()
+    with zipfile.ZipFile(archive, "w") as zf:
+        picture = io.BytesIO()
+        Image.new("RGB", (400, 600), (90, 120, 200)).save(picture, "PNG")
+        zf.writestr("moon.png", picture.getvalue())
+        tiny = io.BytesIO()
+        Image.new("RGB", (20, 30), (200, 40, 40)).save(tiny, "PNG")
+        zf.writestr("stamp.png", tiny.getvalue())
+        zf.writestr("notes.png", b"this is no picture")
+    path = tmp_path / "mixed.zip"
+    path.write_bytes(archive.getvalue())
+    p = opened("Ann", viewport=PHONE, mobile=True, locale="pl-PL")
+    seated(p, server, bots=2)
+    page = p.page
+    page.get_by_test_id("own-pictures").locator("summary").click()
+    page.get_by_test_id("upload-file").set_input_files(str(path))
+    page.get_by_test_id("upload-send").click()
+    left = page.get_by_test_id("upload-left-file")
+    expect(left).to_have_count(2)
+    pl = messages("pl")
+    texts = sorted(left.all_inner_texts())
+    assert texts == sorted(
+        [
+            f"notes.png: {pl['upload.reason.not-an-image']}",
+            f"stamp.png: {pl['upload.reason.too-small']}",
+        ]
+    ), texts

@@ -1,7 +1,8 @@
 import { useEffect, useState } from "preact/hooks";
 import { useI18n } from "../i18n/context";
 import { errorText } from "../i18n/errors";
-import { api, ApiProblem } from "../net/api";
+import { MISSING, type T } from "../i18n";
+import { api, ApiProblem, type ImportReport } from "../net/api";
 import { cardTexts } from "../net/cardText";
 import type { DeckCards, DeckInfo } from "../protocol";
 import { cardUrl } from "./Card";
@@ -62,6 +63,13 @@ export function CaptionEditor({ slug, token, onSaved }: { slug: string; token: s
   );
 }
 
+/** Why a file was left out, in the player's language (the server's English words for a reason
+ * this client does not know yet). */
+export function rejectionText(t: T, reason: string, message: string): string {
+  const text = t(`upload.reason.${reason}`);
+  return text.startsWith(MISSING) ? message : text;
+}
+
 /** Upload pictures (a zip or one image) as a new deck, or into one the host uploaded before;
  * then describe them. */
 export function DeckUpload({ token, mine, onImported }: { token: string; mine: readonly DeckInfo[]; onImported: (slug: string) => void }) {
@@ -71,16 +79,19 @@ export function DeckUpload({ token, mine, onImported }: { token: string; mine: r
   const [into, setInto] = useState("");
   const target = mine.some((d) => d.slug === into) ? into : "";
   const [status, setStatus] = useState<string | null>(null);
+  const [left, setLeft] = useState<ImportReport["rejected"]>([]);
   const [busy, setBusy] = useState(false);
   async function upload(e: Event) {
     e.preventDefault();
     if (!file) return setStatus(t("upload.chooseFile"));
     setBusy(true);
+    setLeft([]);
     setStatus(t("upload.sending"));
     try {
       const report = target
         ? await api.addPictures(target, file, token)
         : await api.importDeck(file, name.trim() || file.name.replace(/\.[^.]+$/, ""), token);
+      setLeft(report.rejected);
       if (!report.ok || !report.slug) {
         setStatus(t("upload.none", { count: report.rejected.length }));
         return;
@@ -116,6 +127,16 @@ export function DeckUpload({ token, mine, onImported }: { token: string; mine: r
       )}
       <button type="submit" class="btn" disabled={busy} data-testid="upload-send">{t("upload.send")}</button>
       {status ? <p role="status" class="muted" data-testid="upload-status">{status}</p> : null}
+      {left.length > 0 ? (
+        // Each file left out, by name, and why, in the player's words.
+        <ul class="upload-left" data-testid="upload-left">
+          {left.map((r, i) => (
+            <li key={`${r.filename}-${i}`} data-testid="upload-left-file">
+              <strong>{r.filename}</strong>: {rejectionText(t, r.reason, r.message)}
+            </li>
+          ))}
+        </ul>
+      ) : null}
     </form>
   );
 }
