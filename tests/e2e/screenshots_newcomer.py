@@ -1,6 +1,7 @@
 """Screens of the table a newcomer finds (#28), in English and French: a 200-character clue in
 the vote on a phone (and opened in the banner), the reveal, past rounds on a phone and a desktop,
-the TV while the clue is thought of, at the reveal and at the end, and the how-to-play page.
+the TV while the clue is thought of, at the reveal and at the end, the how-to-play page, and on a
+phone Play now, the lobby's Start in reach and a first-game tip.
 
     make web-build && .venv/bin/python tests/e2e/screenshots_newcomer.py
 
@@ -136,10 +137,29 @@ def how_to_play(browser: Any, base: str, lang: str) -> None:
         p.close()
 
 
+def home_and_lobby(browser: Any, base: str, lang: str) -> None:
+    """Play now on the home page, the host's Start in reach in the lobby, the first tip."""
+    locale = {"en": "en-US", "fr": "fr-FR"}[lang]
+    p = open_player(browser, base, "Ann", viewport=PHONE, mobile=True, locale=locale)
+    p.page.goto("/")
+    p.page.get_by_test_id("name").fill("Ann")
+    shot(p, f"phone-home-{lang}")
+    p.page.get_by_test_id("play-now").click()
+    expect(p.page.get_by_test_id("lobby")).to_be_visible()
+    shot(p, f"phone-lobby-{lang}")
+    p.page.get_by_test_id("start").click()
+    expect(p.page.get_by_test_id("tip")).to_be_visible()
+    p.page.get_by_test_id("tip").evaluate("e => e.scrollIntoView({ block: 'center' })")
+    shot(p, f"phone-tip-{lang}")
+    assert not p.errors, p.errors
+    p.close()
+
+
 def capture(browser: Any, base: str) -> None:
     for lang in ("en", "fr"):
         game(browser, base, lang)
         how_to_play(browser, base, lang)
+        home_and_lobby(browser, base, lang)
 
 
 def main() -> int:
