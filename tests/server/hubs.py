@@ -53,9 +53,11 @@ class CountingStore(SQLiteEventStore):
             raise StoreBusy("512 writes already wait for the database lock (the test)")
         return await super().renew_leases(names, holder, ttl_s)
 
-    async def acquire_lease(self, name: str, holder: str, ttl_s: float) -> Lease | None:
+    async def acquire_lease(
+        self, name: str, holder: str, ttl_s: float, *, over: str | None = None
+    ) -> Lease | None:
         CountingStore.lease_takes += 1
-        return await super().acquire_lease(name, holder, ttl_s)
+        return await super().acquire_lease(name, holder, ttl_s, over=over)
 
     async def append(
         self, stream: str, expected_version: int, events: Sequence[JSONDict], **kw: Any
@@ -124,8 +126,9 @@ class Proc:
     sockets: list[Socket] = field(default_factory=list)
 
     @property
-    def origin(self) -> str:
-        return self.hub.services.origin
+    def holder(self) -> str:
+        """Its name on the leases it holds."""
+        return self.hub.services.holder
 
     async def room(self, code: str) -> Room:
         return await self.hub.require(code)

@@ -175,12 +175,12 @@ def test_computer_players_act_once_per_phase_and_the_lease_moves_when_its_holder
             await until(lambda: len(room_a.log) >= 5, "the game is under way")
             # (On a busy machine the lease may already have moved once: renewals that lag
             # past its time to live give it up. Kill whoever holds it now.)
-            driver, other = (a, b) if await holder() == a.origin else (b, a)
+            driver, other = (a, b) if await holder() == a.holder else (b, a)
             other_room = room_b if other is b else room_a
             driver.kill()
 
             async def taken_over() -> bool:
-                return await holder() == other.origin
+                return await holder() == other.holder
 
             await until_async(taken_over, "the lease moved to the survivor")
             await until(lambda: other_room.data.status == "over", "the survivor finished the game")
@@ -227,7 +227,7 @@ def test_one_write_renews_every_lease_of_a_process_and_a_lease_taken_elsewhere_s
             db = sqlite3.connect(tmp_path / "dixit.sqlite3")
 
             def expiries() -> set[float]:
-                rows = db.execute("SELECT expires FROM leases WHERE holder = ?", (a.origin,))
+                rows = db.execute("SELECT expires FROM leases WHERE holder = ?", (a.holder,))
                 return {expires for (expires,) in rows}
 
             start = keeper.rounds

@@ -187,6 +187,26 @@ def test_a_lease_has_one_holder_and_moves_when_it_expires(store_url: str) -> Non
     asyncio.run(main())
 
 
+def test_a_dead_holders_lease_is_taken_over_only_when_named(store_url: str) -> None:
+    """``over``: the holder a process knows to be dead; its unexpired lease is taken at once
+    (a new epoch), a live holder's never."""
+
+    async def main() -> None:
+        a, b = await _pair(store_url)
+        name = f"room:{_code()}"
+        first = await a.acquire_lease(name, "proc-a", 30)
+        assert first is not None
+        assert await b.acquire_lease(name, "proc-b", 30, over="proc-c") is None
+        taken = await b.acquire_lease(name, "proc-b", 30, over="proc-a")
+        assert taken is not None and taken.epoch == first.epoch + 1
+        held = await a.lease(name)
+        assert held is not None and held.holder == "proc-b"
+        assert await a.renew_leases([name], "proc-a", 30) == {}
+        await _close(a, b)
+
+    asyncio.run(main())
+
+
 def test_one_write_renews_many_leases_and_leaves_out_those_lost(store_url: str) -> None:
     """What a process's lease keeper relies on: ``renew_leases`` extends every lease the holder
     still has in one transaction and answers without the ones that expired or moved."""

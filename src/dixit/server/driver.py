@@ -2,15 +2,17 @@
 ends, and so creates their notices.
 
 While a game is in play, every process that has the room loaded (it serves sockets of the room)
-competes for the lease ``room:CODE`` in the event store; its holder is ``services.origin``. The
+competes for the lease ``room:CODE`` in the event store; its holder is ``services.holder``. The
 process's :class:`LeaseKeeper` renews every lease it holds every third of their time to live
 (``lease_ttl_s``), all in one write; a driver acts only while ``time.monotonic() <
 lease.valid_until``, so it never overlaps the next holder whatever happened to its renewals. A
 lease the keeper could not renew goes back to its driver, which takes it again or learns that
 another process has it. When the holder dies its lease expires and another process that has the
 room loaded takes it: it first reads the room from the store (``sync_from_store``), then arms
-the timers and computer players. A room in its lobby or over holds no lease. Store errors never
-stop the competition: they are logged and tried again after a backoff.
+the timers and computer players. A holder this process can tell is dead (a crashed predecessor
+on the same machine, :mod:`.liveness`) is not waited for: its lease is taken over at once. A
+room in its lobby or over holds no lease. Store errors never stop the competition: they are
+logged and tried again after a backoff.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ import weakref
 from typing import TYPE_CHECKING
 
 from dixit.storage import EventStore, Lease, StorageError, VersionConflict
+
+from .liveness import dead
 
 if TYPE_CHECKING:
     from .room import Room, Services
@@ -52,7 +56,7 @@ class Driver:
 
     @property
     def holder(self) -> str:
-        return self.room.services.origin
+        return self.room.services.holder
 
     @property
     def ttl_s(self) -> float:
@@ -130,12 +134,15 @@ class Driver:
             return
         store = self.room.services.store
         before = self.lease
+        over: str | None = None
         if before is None:
             current = await store.lease(self.name)  # a read: no write lock for a busy room
             if current is not None and current.holder != self.holder:
-                return  # driven elsewhere
-        # Free, expired (ours or a dead holder's), or ours still unexpired in the store.
-        lease = await store.acquire_lease(self.name, self.holder, self.ttl_s)
+                if not dead(current.holder):
+                    return  # driven elsewhere
+                over = current.holder  # a crashed predecessor's: no need to wait for its TTL
+        # Free, expired, a dead holder's, or ours still unexpired in the store.
+        lease = await store.acquire_lease(self.name, self.holder, self.ttl_s, over=over)
         if lease is None:
             self._lose()
             return
@@ -277,7 +284,7 @@ class LeaseKeeper:
         sent = {name: (driver, driver.lease) for name, driver in self._kept.items()}
         services = self.services
         renewed = await services.store.renew_leases(
-            list(sent), services.origin, services.config.lease_ttl_s
+            list(sent), services.holder, services.config.lease_ttl_s
         )
         self.rounds += 1
         for name, (driver, lease) in sent.items():

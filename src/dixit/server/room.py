@@ -70,6 +70,7 @@ from .driver import Driver, LeaseKeeper
 from .errors import ServerError
 from .fanout import Fanout, you
 from .follow import Attendance, Follower, Note
+from .liveness import lease_holder
 from .records import RoomRecordData, SeatRecord
 from .roomview import reclaimed, room_view
 from .seeding import DeferredRandom, command_seed
@@ -120,6 +121,11 @@ class Services:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "leases", LeaseKeeper(self))  # frozen: set once, here
+
+    @property
+    def holder(self) -> str:
+        """This process's name on the leases it holds (:mod:`.liveness`)."""
+        return lease_holder(self.origin)
 
 
 class Room:

@@ -215,9 +215,12 @@ class EventStore(Protocol):
         """Whether ``command`` was recorded by a :meth:`put_room` of ``room``."""
         ...
 
-    async def acquire_lease(self, name: str, holder: str, ttl_s: float) -> Lease | None:
+    async def acquire_lease(
+        self, name: str, holder: str, ttl_s: float, *, over: str | None = None
+    ) -> Lease | None:
         """Take (or renew) the lease ``name`` unless another holder's is unexpired; None then.
-        Expiry runs on the database's clock, shared by every process."""
+        Expiry runs on the database's clock, shared by every process. ``over``: a holder known
+        to be dead, whose unexpired lease is taken over too (if it still holds it)."""
         ...
 
     async def renew_leases(

@@ -148,10 +148,12 @@ class MemoryEventStore:
     async def vacuum(self) -> None:
         return None
 
-    async def acquire_lease(self, name: str, holder: str, ttl_s: float) -> Lease | None:
+    async def acquire_lease(
+        self, name: str, holder: str, ttl_s: float, *, over: str | None = None
+    ) -> Lease | None:
         now = time.monotonic()
         current = self._leases.get(name)
-        if current is not None and current[0] != holder and current[2] > now:
+        if current is not None and current[0] not in (holder, over) and current[2] > now:
             return None
         epoch = 1 if current is None else current[1]
         if current is not None and (current[0] != holder or current[2] <= now):

@@ -96,7 +96,7 @@ ON CONFLICT (name) DO UPDATE SET
     holder = excluded.holder,
     epoch = l.epoch + CASE WHEN l.holder = excluded.holder AND l.expires > now() THEN 0 ELSE 1 END,
     expires = excluded.expires
-WHERE l.holder = excluded.holder OR l.expires <= now()
+WHERE l.holder = excluded.holder OR l.expires <= now() OR l.holder = %(over)s
 RETURNING epoch
 """
 
@@ -376,12 +376,14 @@ class PostgresEventStore:
 
         return await self._read(read)
 
-    async def acquire_lease(self, name: str, holder: str, ttl_s: float) -> Lease | None:
+    async def acquire_lease(
+        self, name: str, holder: str, ttl_s: float, *, over: str | None = None
+    ) -> Lease | None:
         started = time.monotonic()
 
         async def write(conn: Conn) -> Lease | None:
             cursor = await conn.execute(
-                ACQUIRE_LEASE, {"name": name, "holder": holder, "ttl": ttl_s}
+                ACQUIRE_LEASE, {"name": name, "holder": holder, "ttl": ttl_s, "over": over}
             )
             row = await cursor.fetchone()
             if row is None:

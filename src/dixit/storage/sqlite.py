@@ -574,7 +574,9 @@ class SQLiteEventStore:
 
         return await self._run(read, read=True)
 
-    async def acquire_lease(self, name: str, holder: str, ttl_s: float) -> Lease | None:
+    async def acquire_lease(
+        self, name: str, holder: str, ttl_s: float, *, over: str | None = None
+    ) -> Lease | None:
         started = time.monotonic()
 
         def write(db: sqlite3.Connection) -> Lease | None:
@@ -582,7 +584,7 @@ class SQLiteEventStore:
             row = db.execute(
                 "SELECT holder, epoch, expires FROM leases WHERE name = ?", (name,)
             ).fetchone()
-            if row is not None and row[0] != holder and row[2] > now:
+            if row is not None and row[0] not in (holder, over) and row[2] > now:
                 return None
             epoch = 1 if row is None else row[1] + (row[0] != holder or row[2] <= now)
             db.execute(
