@@ -379,3 +379,9 @@ def test_an_upload_names_each_file_left_out_and_why(
             f"stamp.png: {pl['upload.reason.too-small']}",
         ]
     ), texts
+    # Only the new one-card deck chosen: the lobby says how many cards the table lacks.
+    expect(page.get_by_test_id("cards-short")).to_have_count(0)
+    default = page.locator("[data-testid=deck].is-on", has=page.get_by_test_id("deck-recommended"))
+    default.get_by_test_id("deck-check").uncheck()
+    short = pl["lobby.cardsShort"].replace("{have}", "1").replace("{need}", str(3 * 7 + 5))
+    expect(page.get_by_test_id("cards-short")).to_have_text(short)

@@ -744,6 +744,12 @@ class RoomState(ServerModel):
         "read (false: some have none, e.g. an imported deck not yet captioned, and they play "
         "those by chance); sent anew when captions change"
     )
+    cards_needed: int | None = Field(
+        default=None,
+        description="the cards the room's rules need for the players seated (every hand dealt "
+        "and one refill; at least for the rules' fewest players), so a lobby can say how many "
+        "its decks lack; null when the settings make no playable game",
+    )
 
 
 class You(ServerModel):

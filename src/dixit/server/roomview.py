@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from dixit.engine import GameState, waiting_for
+from dixit.engine import GameError, GameState, waiting_for
 from dixit.protocol import messages as m
 from dixit.protocol.codes import NoticeCode
 
 from . import away
 from .records import RoomRecordData, SeatRecord
+from .rules import rules_from_settings
 
 
 def room_view(
@@ -54,7 +55,18 @@ def room_view(
         claim=claim,
         version=state.version if state is not None else 0,
         bots_can_read=bots_can_read,
+        cards_needed=cards_needed(settings, len(data.seats)),
     )
+
+
+def cards_needed(settings: m.RoomSettings, seated: int) -> int | None:
+    """The deck size the settings' rules need for ``seated`` players (never fewer than the
+    rules allow), or None when the settings make no playable game."""
+    try:
+        rules = rules_from_settings(settings)
+    except GameError:
+        return None
+    return rules.min_deck_size_for(max(seated, rules.min_players))
 
 
 def seat_view(

@@ -149,6 +149,10 @@ export function Lobby({ state, send }: { state: ClientState; send: Send }) {
             {blind > 0 && blind < chosenCards ? t("lobby.botsBlind", { n: blind }) : t("lobby.botsBlindAll")}
           </p>
         ) : null}
+        {decks.length > 0 && room.cards_needed && chosenCards < room.cards_needed ? (
+          // Said with the numbers before Start refuses it: how many the decks hold, how many the table needs.
+          <p class="alert alert--soft" role="note" data-testid="cards-short">{t("lobby.cardsShort", { have: chosenCards, need: room.cards_needed })}</p>
+        ) : null}
         {isHost ? (
           <div class="host-actions">
             <div class="add-bot">
