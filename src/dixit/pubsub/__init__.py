@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .base import GAP, PubSub, PubSubUnavailable, Subscription
 from .memory import MemoryPubSub
-from .presence import Here, MemoryPresence, Presence, open_presence
+from .presence import Here, MemoryPresence, Presence, RedisPresence
 
 
 def open_pubsub(url: str) -> PubSub:
@@ -27,6 +27,20 @@ def open_pubsub(url: str) -> PubSub:
 
         return UnixPubSub(url)
     raise ValueError(f"unsupported pub/sub URL {url!r} (memory://, redis://…, unix:///…)")
+
+
+def open_presence(url: str) -> Presence:
+    """Presence for ``memory://``, ``redis://…`` or ``unix:///…`` (the same URL as the
+    fan-out). Here, not in :mod:`.presence`: :mod:`.local` imports that module's ``Here``."""
+    if url.startswith("memory:"):
+        return MemoryPresence()
+    if url.startswith(("redis:", "rediss:")):
+        return RedisPresence(url)
+    if url.startswith("unix:"):
+        from .local import UnixPresence
+
+        return UnixPresence(url)
+    raise ValueError(f"unsupported presence URL {url!r} (memory://, redis://…, unix:///…)")
 
 
 __all__ = [

@@ -155,17 +155,3 @@ class RedisPresence:
     async def present(self, room: str) -> list[Here]:
         members = await self._call(self._present(keys=[self.prefix + room]))
         return sorted(Here(*m.split(SEP, 2)) for m in members)
-
-
-def open_presence(url: str) -> Presence:
-    """Presence for ``memory://``, ``redis://…`` or ``unix:///…`` (the same URL as the
-    fan-out)."""
-    if url.startswith("memory:"):
-        return MemoryPresence()
-    if url.startswith(("redis:", "rediss:")):
-        return RedisPresence(url)
-    if url.startswith("unix:"):
-        from .local import UnixPresence
-
-        return UnixPresence(url)
-    raise ValueError(f"unsupported presence URL {url!r} (memory://, redis://…, unix:///…)")
