@@ -2,7 +2,9 @@
 
 Computer players (``dixit.bots``, at the seat's level, in the room's language, reading the
 room's decks) play at a person's pace: a clue takes a few seconds, a vote one to three, each
-draw different. ``--bot-delay`` scales every wait (1: that pace; 0: at once, for tests).
+draw different, counted from the phase's start (its stored deadline's, when it has a timer: a
+restarted process does not start the pace again). ``--bot-delay`` scales every wait (1: that
+pace; 0: at once, for tests).
 
 The opening claim (``first_storyteller: "claim"``) is planned when the game starts and stored
 (:class:`~.records.ClaimRecord`): one computer player, drawn from the room's seed, may claim it,
@@ -282,12 +284,26 @@ class Autoplay:
             if due is None:
                 low, high = PACE.get(state.phase, (1.0, 2.0))
                 rng = room_random(room.data.seed, room.data.game_number, 0, *key)
-                due = self._due[key] = now + rng.uniform(low, high) * self.scale
+                due = self._due[key] = self._began(now, state) + rng.uniform(low, high) * self.scale
             due = max(due, opened)
             if best is None or due < best[0]:
                 best = (due, seat)
         assert best is not None
         return max(0.0, best[0] - now), best[1]
+
+    def _began(self, now: float, state: GameState) -> float:
+        """When the phase in play began, on the monotonic clock: from its stored deadline when
+        it has one, so that a process that took the room over (a restart after a crash) goes
+        on with a computer player's pace rather than starting it again; else ``now``."""
+        deadline = self.room.data.deadline
+        if (
+            deadline is None
+            or deadline.bank
+            or deadline.phase != state.phase.value
+            or deadline.round != state.round
+        ):
+            return now
+        return min(now, now + deadline.at_ms / 1000 - deadline.seconds - time.time())
 
     def _schedule(self) -> None:
         if self._runner is not None or self._wait(time.monotonic()) is None:
