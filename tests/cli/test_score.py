@@ -300,3 +300,39 @@ def test_interactive_rejects_an_unknown_edition(dixit: Runner) -> None:
     result = dixit("score", "-i", "--edition", "deluxe", stdin="")
     assert result.status == 2
     assert result.error()["code"] == "setup/unknown_edition"
+
+
+def test_odyssey_two_votes_the_cap_and_the_single_vote_bonus(dixit: Runner) -> None:
+    # Seven players: a scored with b's and c's cards; b finds with one vote (3 + 1); c finds
+    # with one of two (3); four votes on b's card are capped at 3.
+    players = ["a", "b", "c", "d", "e", "f", "g"]
+    data = {
+        "edition": "odyssey",
+        "players": players,
+        "storyteller": "a",
+        "cards": {p: [str(i + 1)] for i, p in enumerate(players)},
+        "votes": {"b": "1", "c": ["2", "1"], "d": "2", "e": ["2", "3"], "f": "2", "g": ["3", "2"]},
+    }
+    points = dixit("score", stdin=json.dumps(data)).json()["points"]
+    assert points == {"a": 3, "b": 4 + 3, "c": 3 + 2, "d": 0, "e": 0, "f": 0, "g": 0}
+    for votes, code in [
+        ({**data["votes"], "b": ["1", "1"]}, "action/duplicate_card"),
+        ({**data["votes"], "b": ["1", "2", "3"]}, "command/malformed"),
+    ]:
+        result = dixit("score", stdin=json.dumps({**data, "votes": votes}))
+        assert result.status == 2 and json.loads(result.err)["error"]["code"] == code
+    six = {**data, "players": players[:6], "votes": {"b": ["1", "3"], "c": "1", "d": "1",
+                                                     "e": "1", "f": "1"}}  # fmt: skip
+    six["cards"] = {p: [str(i + 1)] for i, p in enumerate(players[:6])}
+    result = dixit("score", stdin=json.dumps(six))
+    assert result.status == 2 and json.loads(result.err)["error"]["code"] == "command/malformed"
+
+
+def test_interactive_odyssey_takes_one_or_two_votes(dixit: Runner) -> None:
+    names = "a, b, c, d, e, f, g"
+    script = "\n".join([names, "", "1", "2", "3", "4", "5", "6", "7",
+                        "1", "2 1", "2", "2 3", "2", "3 2", "q"])  # fmt: skip
+    result = dixit("score", "-i", "--edition", "odyssey", stdin=script + "\n")
+    assert result.status == 0, result.err
+    assert "one or two" in result.out
+    assert "+7" in result.out and "+5" in result.out

@@ -10,6 +10,9 @@ One round as JSON on stdin, its points as JSON on stdout::
 
     {"points": {"luca": 3, "massimo": 1, "denise": 5, "marco": 0, "marta": 0}}
 
+With ``"edition": "odyssey"`` and 7 or more players a vote may be a list of one or two
+cards (``"votes": {"bo": ["4", "2"]}``): the second vote, on another card.
+
 ``dixit score --interactive`` asks for the table's players once and then guides each round,
 keeping a running score. Scoring is the engine's :func:`~dixit.engine.score_round`.
 """
@@ -37,8 +40,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="score one round of a physical game (JSON on stdin), or keep score interactively",
         description=(
             "Read one round as JSON on stdin and print its points as JSON. Input: "
-            '{"edition": "classic"|"2021", "players": [seat order], "storyteller": name, '
-            '"cards": {name: [card, ...]}, "votes": {voter: card}, '
+            '{"edition": "classic"|"2021"|"odyssey", "players": [seat order], '
+            '"storyteller": name, "cards": {name: [card, ...]}, '
+            '"votes": {voter: card, or [card, second card] with two votes each}, '
             '"options": {"lone_finder_bonus": bool}}. Output: {"points": {name: int}}. '
             "Bad input: exit status 2 and a JSON error on stderr."
         ),
@@ -52,7 +56,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--edition",
         default="classic",
-        help="edition for --interactive: classic (default) or 2021",
+        help="edition for --interactive: classic (default), 2021 or odyssey",
     )
     parser.add_argument(
         "--lone-finder-bonus",
@@ -153,9 +157,20 @@ def score_json(data: Any) -> dict[str, int]:
     votes_in = data["votes"]
     if not isinstance(votes_in, dict):
         raise _malformed("votes must be an object: {voter: card}")
-    votes = {voter: _card_id(card, f"votes[{voter!r}]") for voter, card in votes_in.items()}
+    votes: dict[str, str] = {}
+    second_votes: dict[str, str] = {}
+    two = rules.votes_each_for(len(players)) > 1
+    for voter, given in votes_in.items():
+        if isinstance(given, list) and not two:
+            raise _malformed(f"votes[{voter!r}]: a vote is one card at this table")
+        items = given if isinstance(given, list) else [given]
+        if not 1 <= len(items) <= 2:
+            raise _malformed(f"votes[{voter!r}]: one card, or a list of one or two")
+        votes[voter] = _card_id(items[0], f"votes[{voter!r}]")
+        if len(items) == 2:
+            second_votes[voter] = _card_id(items[1], f"votes[{voter!r}]")
 
-    return score_table(rules, players, storyteller, cards, votes)
+    return score_table(rules, players, storyteller, cards, votes, second_votes)
 
 
 def score_table(
@@ -164,8 +179,11 @@ def score_table(
     storyteller: str,
     cards: Mapping[str, Sequence[str]],
     votes: Mapping[str, str],
+    second_votes: Mapping[str, str] | None = None,
 ) -> dict[str, int]:
-    """Check a round as the rules require, score it with the engine, every player listed."""
+    """Check a round as the rules require, score it with the engine, every player listed.
+    ``second_votes``: each voter's second vote, where the rules give two."""
+    seconds = dict(second_votes or {})
     if len(set(players)) != len(players) or not all(p.strip() for p in players):
         raise GameError(Code.DUPLICATE_PLAYER, "players must be distinct non-empty names")
     n = len(players)
@@ -211,8 +229,29 @@ def score_table(
             raise GameError(Code.CARD_NOT_ON_TABLE, f"{voter} voted for {card!r}, not on the table")
         if owners[card] == voter:
             raise GameError(Code.CANNOT_VOTE_OWN_CARD, f"{voter} voted for their own card")
+    two = rules.votes_each_for(n) > 1
+    for voter, card in seconds.items():
+        if not two:
+            raise GameError(Code.ONE_VOTE_ONLY, f"{voter}: one vote each at this table")
+        if voter not in votes or voter == storyteller:
+            raise GameError(Code.STORYTELLER_CANNOT_VOTE, "the storyteller does not vote")
+        if card == votes[voter]:
+            raise GameError(Code.DUPLICATE_CARD, f"{voter}: the second vote goes on another card")
+        if card not in owners:
+            raise GameError(Code.CARD_NOT_ON_TABLE, f"{voter} voted for {card!r}, not on the table")
+        if owners[card] == voter:
+            raise GameError(Code.CANNOT_VOTE_OWN_CARD, f"{voter} voted for their own card")
 
-    _, awards = score_round(players, storyteller, owners, votes, rules.lone_finder_bonus_for(n))
+    _, awards = score_round(
+        players,
+        storyteller,
+        owners,
+        votes,
+        rules.lone_finder_bonus_for(n),
+        second_votes=seconds,
+        received_cap=rules.votes_received_cap,
+        single_vote_bonus=rules.single_vote_bonus if two else 0,
+    )
     points = {p: 0 for p in players}
     for award in awards:
         points[award.player] += award.points
@@ -280,10 +319,12 @@ def _pick_player(players: Sequence[str], answer: str) -> str | None:
     return None
 
 
-def _numbers(answer: str, count: int, table_size: int) -> list[str]:
+def _numbers(answer: str, count: int, table_size: int, most: int | None = None) -> list[str]:
+    """``count`` distinct table numbers (or ``count`` to ``most`` of them)."""
     parts = answer.replace(",", " ").split()
-    if len(parts) != count:
-        raise GameError(Code.WRONG_CARD_COUNT, f"give exactly {count} table number(s)")
+    if not count <= len(parts) <= (most or count):
+        wanted = f"{count} or {most}" if most else f"exactly {count}"
+        raise GameError(Code.WRONG_CARD_COUNT, f"give {wanted} table number(s)")
     for part in parts:
         if not part.isdigit() or not 1 <= int(part) <= table_size:
             raise GameError(
@@ -329,19 +370,25 @@ def _play_round(
                 owners[card] = player
             break
     votes: dict[str, str] = {}
+    seconds: dict[str, str] = {}
+    two = rules.votes_each_for(n) > 1
+    question = "voted for table number(s), one or two" if two else "voted for table number"
     for voter in order[1:]:
         while True:
-            answer = prompt.ask(f"  {voter} voted for table number: ")
+            answer = prompt.ask(f"  {voter} {question}: ")
             try:
-                (card,) = _numbers(answer, 1, table_size)
-                if owners[card] == voter:
-                    raise GameError(Code.CANNOT_VOTE_OWN_CARD, f"{card} is {voter}'s own card")
+                chosen = _numbers(answer, 1, table_size, 2 if two else None)
+                for card in chosen:
+                    if owners[card] == voter:
+                        raise GameError(Code.CANNOT_VOTE_OWN_CARD, f"{card} is {voter}'s own card")
             except GameError as bad:
                 prompt.say(f"  ! {bad.code}: {bad.message}")
                 continue
-            votes[voter] = card
+            votes[voter] = chosen[0]
+            if len(chosen) == 2:
+                seconds[voter] = chosen[1]
             break
-    return score_table(rules, players, storyteller, cards, votes)
+    return score_table(rules, players, storyteller, cards, votes, seconds)
 
 
 def interactive(rules: Rules, inp: TextIO, out: TextIO) -> int:
