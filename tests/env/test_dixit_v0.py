@@ -25,6 +25,7 @@ COMBOS = (
     + [("2021", n) for n in range(3, 9)]
     + [("odyssey", n) for n in (3, 6, 7, 9, 12)]
     + [("odyssey/party", n) for n in (6, 9, 12)]
+    + [("odyssey/teams", n) for n in (6, 12)]
 )
 
 
@@ -102,7 +103,14 @@ def test_an_illegal_action_is_an_error_and_changes_nothing():
 
 @pytest.mark.parametrize(
     ("edition", "players"),
-    [("classic", 3), ("classic", 5), ("2021", 8), ("odyssey", 12), ("odyssey/party", 9)],
+    [
+        ("classic", 3),
+        ("classic", 5),
+        ("2021", 8),
+        ("odyssey", 12),
+        ("odyssey/party", 9),
+        ("odyssey/teams", 8),
+    ],
 )
 def test_the_observation_never_holds_another_players_hidden_card(edition, players):
     env = make_env(edition, players)
@@ -120,17 +128,23 @@ def test_the_observation_never_holds_another_players_hidden_card(edition, player
                 raw.deck[i]
                 for i in np.flatnonzero(vector[start + deck_size : start + 2 * deck_size])
             }
-            rest = vector[start + 2 * deck_size :]
+            partners = state.team_of(viewer)
+            cards_end = start + (3 if len(partners) > 1 else 2) * deck_size
+            rest = vector[cards_end:]
             table = {raw.deck[i] for i in rest[: layout.table] if i >= 0}
             assert hand == set(state.hands[viewer])
-            own = set(state.submissions.get(viewer, ()))
-            if viewer == state.storyteller and state.storyteller_card:
+            if len(partners) > 1:
+                segment = vector[start + 2 * deck_size : cards_end]
+                partner = {raw.deck[i] for i in np.flatnonzero(segment)}
+                assert partner == {c for p in partners if p != viewer for c in state.hands[p]}
+            own = {c for p in partners for c in state.submissions.get(p, ())}
+            if state.storyteller in partners and state.storyteller_card:
                 own = {state.storyteller_card}
             assert mine == own
             assert table == set(state.table)
             revealed = {c for r in state.rounds[-HISTORY:] for c in r.table}
             for other in raw.agents:
-                if other == viewer:
+                if other in partners:  # team play: partners see each other's hands
                     continue
                 hidden = set(state.hands[other]) - revealed
                 if not state.table:
@@ -295,9 +309,3 @@ def test_the_quick_start_of_docs_research_runs():
     text = (Path(__file__).parents[2] / "docs" / "research.md").read_text(encoding="utf-8")
     code = text.split("```python\n", 1)[1].split("```", 1)[0]
     exec(compile(code, "docs/research.md", "exec"), {})
-
-
-def test_team_mode_is_refused_with_a_coded_error():
-    with pytest.raises(GameError) as error:
-        dixit_v0.raw_env(edition="odyssey", players=8, mode="teams")
-    assert error.value.code == "setup/bad_option"

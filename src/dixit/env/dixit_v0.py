@@ -33,9 +33,7 @@ from pettingzoo.utils import wrappers
 from dixit.engine import (
     CLUE_WORDS,
     CardId,
-    Code,
     Command,
-    GameError,
     GameState,
     Phase,
     PlayerView,
@@ -87,8 +85,6 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo's naming: raw_env)
     ) -> None:
         super().__init__()
         self.rules = rules_for(edition, mode, **dict(options or {}))
-        if self.rules.team_size > 1:
-            raise GameError(Code.BAD_OPTION, "dixit_v0 does not play team mode yet")
         self.deck = tuple(deck) if deck is not None else tuple(f"card-{i:03}" for i in range(84))
         self.layout = Layout.of(self.rules, players, self.deck)
         self.encoder = Encoder(self.layout)  # the reference: encodes a view from scratch
@@ -193,7 +189,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo's naming: raw_env)
         else:
             index, clue = int(action), None
         if clue is None and 0 <= index < live.hand_size and live.may_clue(state, agent):
-            card = state.hands[agent][index]
+            card = state.team_cards(agent)[index]
             if self.clue_fn is random_word_clue:  # the same draw, without building a view
                 clue = self._clue_rng.choice(CLUE_WORDS)
             else:

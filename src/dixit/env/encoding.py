@@ -9,6 +9,9 @@ The action space of a game is fixed by its edition and player count:
   the two table slots of pair ``j`` at once (the lower slot is the first vote);
 - in party play, ``T`` more: the storyteller voids table slot ``t``.
 
+In team play a hand slot is one of the team's cards: the player's own hand, then their
+partner's (H = team size x hand size), and the observation adds the partner's hand.
+
 The observation is the engine's :class:`PlayerView` and nothing more, seats counted from the
 viewer (0 = me), cards as deck indices: no hidden card of another player can appear in it.
 
@@ -53,6 +56,7 @@ from dixit.engine import (
     TableLaid,
     VoidCard,
     VoteCast,
+    legal_actions,
     waiting_for,
 )
 
@@ -74,10 +78,12 @@ class Layout:
     combos: tuple[tuple[int, ...], ...]
     pairs: tuple[tuple[int, int], ...] = ()  # two table slots voted for at once
     voids: int = 0  # party play: table slots the storyteller may void
+    team: int = 1  # team play: players in a team (hand slots span the team's hands)
 
     @classmethod
     def of(cls, rules: Rules, players: int, deck: tuple[CardId, ...]) -> Layout:
-        hand, each = rules.hand_size_for(players), rules.cards_each_for(players)
+        hand = rules.hand_size_for(players) * rules.team_size
+        each = rules.cards_each_for(players)
         table = rules.table_size_for(players)
         two = rules.votes_each_for(players) > 1
         return cls(
@@ -89,6 +95,7 @@ class Layout:
             tuple(combinations(range(hand), each)),
             tuple(combinations(range(table), 2)) if two else (),
             table if rules.everyone_votes else 0,
+            rules.team_size,
         )
 
     @property
@@ -113,7 +120,8 @@ class Layout:
     @property
     def observation_size(self) -> int:
         n, d = self.players, len(self.deck)
-        return len(PHASES) + 4 + n * 3 + d * 2 + self.table + 3 + HISTORY * self.round_size
+        cards = d * (3 if self.team > 1 else 2)  # hand, my cards in play (, partner's hand)
+        return len(PHASES) + 4 + n * 3 + cards + self.table + 3 + HISTORY * self.round_size
 
 
 class Encoder:
@@ -202,6 +210,11 @@ class Encoder:
         for card in view.my_cards:
             cards[d + index[card]] = 1
         values += cards
+        if layout.team > 1:
+            partner = [0] * d
+            for card in view.partner_hand or ():
+                partner[index[card]] = 1
+            values += partner
         table = view.table
         values += [index[c] for c in table]
         values += [-1] * (layout.table - len(table))
@@ -212,10 +225,15 @@ class Encoder:
         return np.fromiter(values, dtype=np.int32, count=len(values))
 
 
+def team_hand(view: PlayerView) -> tuple[CardId, ...]:
+    """The hand slots: the viewer's hand, then (team play) their partner's."""
+    return (view.hand or ()) + (view.partner_hand or ())
+
+
 def action_mask(view: PlayerView, layout: Layout) -> npt.NDArray[np.int8]:
     """1 where the action is legal for the viewer now."""
     mask = np.zeros(layout.actions, dtype=np.int8)
-    legal, hand = view.legal, view.hand or ()
+    legal, hand = view.legal, team_hand(view)
     if legal.give_clue:
         mask[: len(hand)] = 1
     elif legal.submit:
@@ -240,7 +258,7 @@ def action_mask(view: PlayerView, layout: Layout) -> npt.NDArray[np.int8]:
 
 def decode_action(action: int, clue: str | None, view: PlayerView, layout: Layout) -> Command:
     """The engine command for an action index; a GameError if it is not legal now."""
-    player, hand, legal = view.viewer, view.hand or (), view.legal
+    player, hand, legal = view.viewer, team_hand(view), view.legal
     if player is None or isinstance(action, bool) or not 0 <= action < layout.actions:
         raise GameError(Code.MALFORMED, f"action {action!r} is outside 0..{layout.actions - 1}")
     if action < layout.hand:
@@ -275,7 +293,7 @@ def decode_action(action: int, clue: str | None, view: PlayerView, layout: Layou
 def encode_command(command: Command, view: PlayerView, layout: Layout) -> tuple[int, str | None]:
     """The action (index, clue text or None) for an engine command: how an agent that answers
     views with commands (``dixit.bots.Bot``) plays in the environment."""
-    hand = view.hand or ()
+    hand = team_hand(view)
     if isinstance(command, GiveClue):
         return hand.index(command.card), command.clue
     if isinstance(command, SubmitCards):
@@ -294,6 +312,7 @@ def encode_command(command: Command, view: PlayerView, layout: Layout) -> tuple[
 
 
 _NONE: frozenset[PlayerId] = frozenset()
+_TEAM_EVENTS = (CardsDrawn, CardsSubmitted, ClueGiven, VoteCast)
 # Phases as module constants (Python 3.11 reads ``Phase.CLUE`` through an enum descriptor, and
 # hashes an enum member with a Python-level call).
 _CLUE, _SUBMIT, _VOTE, _OVER = PHASES
@@ -341,7 +360,13 @@ class LiveObservations:
         self.head = len(PHASES) + 4 + 3 * n
         self.hand0 = self.head
         self.mine0 = self.head + d
-        self.table0 = self.head + 2 * d
+        self.teams = layout.team > 1
+        self.partner0 = self.head + 2 * d  # team play: the partner's hand
+        self.table0 = self.head + (3 if self.teams else 2) * d
+        size = layout.team
+        self.team_of = {
+            p: players[i - i % size : i - i % size + size] for i, p in enumerate(players)
+        }
         self.vote_at = self.table0 + t
         self.second_at = self.vote_at + 1
         self.void_at = self.vote_at + 2
@@ -386,6 +411,9 @@ class LiveObservations:
         event: Any  # narrowed by ``kind is …``, which mypy does not follow
         for event in events:
             kind = type(event)  # the engine's own classes: `is` is cheaper than isinstance
+            if self.teams and kind in _TEAM_EVENTS:
+                counts |= self._team_event(event)
+                continue
             if kind is CardsSubmitted:
                 view = views[row[event.player]]
                 hand0, mine0 = self.hand0, self.mine0
@@ -456,12 +484,46 @@ class LiveObservations:
         self.current = current
         return current[0]
 
+    def _team_event(self, event: Any) -> bool:
+        """Team play: a card leaves either partner's hand and is the team's on the table; a
+        draw shows in the partner's row too; a vote is the team's. True for a draw."""
+        views, index, row = self.views, self.index, self.row
+        kind = type(event)
+        if kind is CardsDrawn:
+            for player, cards in event.draws:
+                for member in self.team_of[player]:
+                    view = views[row[member]]
+                    at = self.hand0 if member == player else self.partner0
+                    for card in cards:
+                        view[at + index[card]] = 1
+            return True
+        if kind is VoteCast:
+            for member in self.team_of[event.player]:
+                views[row[member]][self.vote_at] = self.table.index(event.card)
+            self.acted |= self.bit[event.player]
+            return False
+        player, cards = (
+            (event.player, event.cards)
+            if kind is CardsSubmitted
+            else (event.storyteller, (event.card,))
+        )
+        for member in self.team_of[player]:
+            view = views[row[member]]
+            for card in cards:
+                i = index[card]
+                view[self.hand0 + i] = 0
+                view[self.partner0 + i] = 0
+                view[self.mine0 + i] = 1
+        self.acted = self.acted | self.bit[player] if kind is CardsSubmitted else 0
+        return False
+
     def _reveal(self, scored: RoundScored) -> None:
         """The round is over: its cards leave the table, and it becomes the newest history."""
         rows, index, row, t = self.rows, self.index, self.row, self.layout.table
         rows[:, self.table0 : self.history0] = -1
         for card, owner in scored.owners:
-            self.views[row[owner]][self.mine0 + index[card]] = 0
+            for member in self.team_of[owner]:
+                self.views[row[member]][self.mine0 + index[card]] = 0
         self.table = ()
         size, h0 = self.layout.round_size, self.history0
         rows[:, h0 + size :] = rows[:, h0 : h0 + (HISTORY - 1) * size]  # (NumPy copes with overlap)
@@ -547,6 +609,8 @@ class LiveObservations:
 
     def _new_mask_key(self, state: GameState, agent: PlayerId) -> tuple[int, int | tuple[int, ...]]:
         phase, storyteller = state.phase, state.storyteller
+        if self.teams:
+            return self._team_key(state, agent)
         if phase is _VOTE and (self.pairs or self.layout.voids):
             return self._votes_key(state, agent)
         if phase is _CLUE:
@@ -564,6 +628,17 @@ class LiveObservations:
                     key = self.vote_keys[at] = (2, tuple([t for t in range(at[0]) if t != at[1]]))
                 return key
             return 2, tuple([t for t, card in enumerate(table) if card not in own])
+        return 3, 0
+
+    def _team_key(self, state: GameState, agent: PlayerId) -> tuple[int, int | tuple[int, ...]]:
+        """Team play: the kinds of :meth:`_new_mask_key`, from the engine's legal actions."""
+        legal = legal_actions(state, agent)
+        if legal.give_clue:
+            return 0, len(legal.give_clue)
+        if legal.submit:
+            return 1, len(legal.submit)
+        if legal.vote:
+            return 2, tuple([t for t, card in enumerate(state.table) if card in legal.vote])
         return 3, 0
 
     def _votes_key(self, state: GameState, agent: PlayerId) -> tuple[int, tuple[int, ...]]:
@@ -642,7 +717,7 @@ class LiveObservations:
         if version != state.version or me != self.row[agent]:
             key = self._mask_key(state, agent)
         kind, what = key
-        hand = state.hands[agent]
+        hand = state.team_cards(agent)
         if action < self.hand_size:
             if kind != 0 or action >= len(hand):
                 raise GameError(Code.WRONG_PHASE, "no clue can be told with this card now")
