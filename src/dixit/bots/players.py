@@ -48,6 +48,7 @@ SLOPPY_NOISE = 0.12  # extra model noise at a table of random readers
 MODEL_ACCURACY = 0.6  # how often a reader like the model finds the card (typical tables)
 BELIEF_NOISE = 0.15  # how sharply a listener trusts its own reading when it weighs a second vote
 SOME_POINTS = 3  # what finding the card usually scores (some, not all, found it)
+GIVEN = 1  # the point a second vote gives its card's owner, a rival
 
 
 def reliabilities(view: PlayerView, others: list[str]) -> list[float]:
@@ -175,7 +176,8 @@ class ReadingBot:
 
     def two_votes(self, clue: str, cards: tuple[str, ...], bonus: int) -> tuple[str, str | None]:
         """The vote, and a second one when it pays: its card's chance of being the storyteller's,
-        times what finding scores, beats the single-vote bonus the first vote would lose."""
+        times what finding scores, beats what it costs if the first vote is right: the
+        single-vote bonus, and the point the second card's owner, a rival, gets."""
         first = self.listen(clue, cards)
         rest = [c for c in cards if c != first]
         if not rest:
@@ -187,7 +189,7 @@ class ReadingBot:
         weights = [math.exp((f / top - 1.0) / BELIEF_NOISE) for f in fits]
         best = max(range(1, len(weights)), key=lambda i: weights[i])
         total = sum(weights)
-        if SOME_POINTS * weights[best] / total > bonus * weights[0] / total:
+        if SOME_POINTS * weights[best] / total > (bonus + GIVEN) * weights[0] / total:
             return first, rest[best - 1]
         return first, None
 
