@@ -222,3 +222,23 @@ def test_a_game_ended_early_replays(dixit: Runner, tmp_path: Path) -> None:
     result = dixit("replay", str(log), "--check")
     assert result.status == 0, result.err
     assert "ended_by_host" in result.out
+
+
+@pytest.mark.parametrize("mode", ["standard", "party", "teams"])
+def test_odyssey_games_replay_with_both_votes_the_void_and_teams(
+    dixit: Runner, tmp_path: Path, mode: str
+) -> None:
+    players = {"standard": "8", "party": "6", "teams": "8"}[mode]
+    args = ("--edition", "odyssey", "--mode", mode, "--players", players, "--games", "1")
+    assert dixit("simulate", *args, "--save", str(tmp_path)).status == 0
+    result = dixit("replay", str(tmp_path / "game-0.jsonl"), "--check")
+    assert result.status == 0, result.err
+    shown = dixit("replay", str(tmp_path / "game-0.jsonl")).out
+    log = [json.loads(line) for line in (tmp_path / "game-0.jsonl").read_text().splitlines()]
+    scored = [e for e in log if e["type"] == "RoundScored"]
+    # Every vote is a line, a second vote too.
+    assert shown.count(" -> ") == sum(len(e["votes"]) for e in scored)
+    assert (", party mode" in shown) == (mode == "party")
+    assert shown.count("voided by the storyteller") == (len(scored) if mode == "party" else 0)
+    if mode == "standard":
+        assert any(len({v for v, _ in e["votes"]}) < len(e["votes"]) for e in scored)

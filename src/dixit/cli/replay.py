@@ -88,12 +88,18 @@ def _round_text(scored: RoundScored, totals: dict[str, int], players: Sequence[s
         lines.append(f"    {i}. {card}  {owner}{mark}")
     lines.append("  votes:")
     for voter, card in scored.votes:
-        found = "found it" if card == scored.storyteller_card else f"{owners[card]}'s card"
+        found = f"{owners[card]}'s card"
+        if card == scored.storyteller_card:
+            found = "the storyteller's card" if scored.void is not None else "found it"
         lines.append(f"    {voter} -> {number[card]} ({found})")
-    outcome = {"everybody": "everybody found it", "nobody": "nobody found it"}.get(
-        scored.outcome, "some found it"
-    )
+    outcome = {
+        "everybody": "everybody found it",
+        "nobody": "nobody found it",
+        "party": "party round: voters score the voters on their card",
+    }.get(scored.outcome, "some found it")
     lines.append(f"  outcome: {outcome}")
+    if scored.void is not None:
+        lines.append(f"  voided by the storyteller: {number[scored.void]}")
     lines.append("  points: " + ", ".join(f"{p} +{points.get(p, 0)}" for p in players))
     lines.append("  totals: " + ", ".join(f"{p} {totals[p]}" for p in players))
     return "\n".join(lines)
@@ -106,7 +112,9 @@ def render(events: Sequence[Event], state: GameState) -> str:
     players = first.players
     options = first.rules.options()
     lines = [
-        f"Game: {first.rules.edition} edition, {len(players)} players ({', '.join(players)})"
+        f"Game: {first.rules.edition} edition"
+        + (f", {first.rules.mode} mode" if first.rules.mode != "standard" else "")
+        + f", {len(players)} players ({', '.join(players)})"
         + (f", options {options}" if options else "")
         + f", {len(first.pile)} cards",
         "",
