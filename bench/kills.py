@@ -1,0 +1,400 @@
+"""Kill campaign (issue #30; docs/benchmarks.md, "Kill campaign"): one ``dixit serve`` on a
+SQLite file, ``--games`` games at a time (3-4 seats: people and a computer player, every phase on
+a ``--timer`` s timer, in every other game a person who never moves and lets the timer play),
+SIGKILLed every 5-10 s ``--kills`` times and restarted at once, every client rejoining with
+``hello`` + ``since`` and resending its unanswered move with the same id. A finished game is
+replaced by a new one.
+
+First ``--baseline`` seconds without kills (games finished per minute), then the kills. Printed:
+games finished per minute in each part; acknowledged game moves (clue, cards, vote) missing from
+the store (must be 0); restart to ``/api/health`` (median, worst); from health to the first move
+a timer or computer player made after the restart (the first resumed room), median and worst.
+``--stored-rooms N`` adds N finished rooms to the file first (a restart must not read them).
+
+    .venv/bin/python bench/kills.py                       # 100 kills, ~20 minutes
+    .venv/bin/python bench/kills.py --kills 40 --baseline 90
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import importlib.util
+import itertools
+import json
+import random
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+ANY = "SELECT rowid FROM events WHERE rowid > ? LIMIT 1"
+RESUMED = (
+    "SELECT rowid FROM events WHERE rowid > ? AND (actor LIKE 'bot:%' OR actor LIKE 'timer:%')"
+)
+
+
+def _harness() -> Any:
+    spec = importlib.util.spec_from_file_location("harness", ROOT / "tests/server/harness.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+h = _harness()
+
+
+class Server:
+    """``dixit serve`` on one SQLite file; :meth:`start` answers the seconds until health."""
+
+    def __init__(self, root: Path, bot_delay: float) -> None:
+        self.root = root
+        self.path = root / "dixit.sqlite3"
+        self.port = h.free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.ws_base = f"ws://127.0.0.1:{self.port}"
+        self.bot_delay = bot_delay
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = open(root / "server.log", "ab")  # noqa: SIM115 (kept open for the run)
+
+    def start(self) -> float:
+        started = time.monotonic()
+        self.proc = subprocess.Popen(
+            [
+                *(sys.executable, "-m", "dixit.cli.main", "serve", "--port", str(self.port)),
+                *("--host", "127.0.0.1", "--database", f"sqlite:///{self.path}"),
+                *("--data-dir", str(self.root / "data"), "--rate-limits", "off"),
+                *("--bot-delay", str(self.bot_delay), "--log-level", "warning"),
+                *("--client-dir", str(self.root / "no-client")),
+            ],
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+        while True:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited with {self.proc.returncode}")
+            try:
+                with urllib.request.urlopen(f"{self.base}/api/health", timeout=1) as answer:
+                    if answer.status == 200:
+                        return time.monotonic() - started
+            except OSError:
+                time.sleep(0.01)
+
+    def kill(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait()
+            self.proc = None
+
+
+@dataclass
+class Tally:
+    acked: set[tuple[str, str]] = field(default_factory=set)  # (seat, command id), game moves
+    finished: list[float] = field(default_factory=list)  # when each game ended (monotonic)
+    refused: dict[str, int] = field(default_factory=dict)
+
+
+class Seat:
+    """One person's client: plays its legal moves at a quick person's pace (or never, when
+    ``lazy``), reads each reveal, and after a lost connection rejoins and resends."""
+
+    def __init__(self, server: Server, ticket: dict[str, Any], lazy: bool, rng: random.Random):
+        self.client = h.Client(server.ws_base, ticket)
+        self.lazy = lazy
+        self.rng = rng
+        self.pending: dict[str, Any] | None = None
+        self.connected = False
+        self.ids = itertools.count(1)
+
+    @property
+    def over(self) -> bool:
+        view = self.client.view
+        return view is not None and view["phase"] == "over"
+
+    async def _connect(self) -> None:
+        while True:
+            with contextlib.suppress(Exception):
+                await self.client.close()
+            try:
+                since = self.client.version if self.client.view is not None else None
+                welcome = await self.client.connect(since=since)
+                if welcome["type"] == "welcome":
+                    self.connected = True
+                    return
+            except Exception:
+                pass
+            await asyncio.sleep(0.05)
+
+    async def _command(self, tally: Tally, body: dict[str, Any]) -> None:
+        body = dict(body)
+        answer = await self.client.command(body.pop("type"), command_id=body.pop("id"), **body)
+        if answer["type"] == "ack":
+            if answer["id"].startswith("m"):
+                tally.acked.add((str(self.client.seat), answer["id"]))
+        else:
+            tally.refused[answer["code"]] = tally.refused.get(answer["code"], 0) + 1
+
+    async def play(self, tally: Tally) -> None:
+        while not self.over:
+            try:
+                if not self.connected:
+                    await self._connect()
+                    if self.pending is not None:
+                        await self._command(tally, self.pending)  # same id: applied at most once
+                        self.pending = None
+                    if not self.lazy:
+                        await self._command(tally, {"type": "here", "id": self._id("h")})
+                await self._step(tally)
+            except Exception:
+                self.connected = False  # the server died: rejoin
+                await asyncio.sleep(0.05)
+        with contextlib.suppress(Exception):
+            await self.client.close()
+
+    def _id(self, kind: str) -> str:
+        return f"{kind}{next(self.ids)}"
+
+    async def _step(self, tally: Tally) -> None:
+        room = self.client.room or {}
+        reveal = room.get("reveal")
+        if reveal and self.client.seat in reveal["waiting"]:
+            seen = {"type": "reveal_seen", "id": self._id("r"), "round": reveal["round"]}
+            await self._command(tally, seen)
+            return
+        move = None if self.lazy else self.client.legal_move(self.rng)
+        if move is None or room.get("status") != "playing":
+            await self.client.drain(0.2)
+            return
+        await self.client.drain(self.rng.uniform(0.3, 0.8))  # a quick person's pace
+        move = self.client.legal_move(self.rng)  # the table may have moved meanwhile
+        if move is None:
+            return
+        self.pending = {**move, "id": self._id("m")}
+        await self._command(tally, self.pending)
+        self.pending = None
+
+
+async def _http(server: Server, call: Any, *args: Any) -> Any:
+    """An HTTP call, tried again while the server is down."""
+    while True:
+        try:
+            return await asyncio.to_thread(call, server.base, *args)
+        except (OSError, AssertionError):
+            await asyncio.sleep(0.1)
+
+
+async def _game(server: Server, n: int, tally: Tally, timer: int, rounds: int) -> None:
+    rng = random.Random(n)
+    people = 2 + n % 2
+    settings = {
+        "bots": 1,
+        "first_storyteller": "random",
+        "max_rounds": rounds,
+        "timers": {"clue": timer, "submit": timer, "vote": timer},
+    }
+    host = await _http(server, lambda base: h.create_room(base, "P1", **settings))
+    tickets = [host]
+    for i in range(2, people + 1):
+        tickets.append(await _http(server, h.join_room, host["code"], f"P{i}"))
+    seats = [
+        Seat(server, t, lazy=n % 2 == 1 and i == people - 1, rng=rng) for i, t in enumerate(tickets)
+    ]
+    for seat in seats:
+        await seat._connect()
+    while True:  # the start, resent after a kill (a second start is refused: it started)
+        with contextlib.suppress(Exception):
+            answer = await seats[0].client.command("start_game", command_id="start")
+            if answer["type"] == "ack" or answer.get("code") != "server/unavailable":
+                break
+        await seats[0]._connect()
+    await asyncio.gather(*(seat.play(tally) for seat in seats))
+    tally.finished.append(time.monotonic())
+
+
+async def _games(
+    server: Server, tally: Tally, args: argparse.Namespace, stop: asyncio.Event
+) -> None:
+    numbers = itertools.count(1)
+
+    async def lane() -> None:
+        while not stop.is_set():
+            await _game(server, next(numbers), tally, args.timer, args.rounds)
+
+    lanes = [asyncio.create_task(lane()) for _ in range(args.games)]
+    await stop.wait()
+    for task in lanes:
+        task.cancel()
+    await asyncio.gather(*lanes, return_exceptions=True)
+
+
+def _max_rowid(path: Path) -> int:
+    db = sqlite3.connect(path, timeout=30)
+    try:
+        return int(db.execute("SELECT coalesce(max(rowid), 0) FROM events").fetchone()[0])
+    finally:
+        db.close()
+
+
+def _first_moves(path: Path, after: int, limit_s: float) -> tuple[float | None, float | None]:
+    """Seconds from now until the first move of anyone, and of a timer or computer player (a
+    resumed room), past rowid ``after``; None: not within ``limit_s``."""
+    started = time.monotonic()
+    first_any: float | None = None
+    db = sqlite3.connect(path, timeout=30)
+    try:
+        while time.monotonic() - started < limit_s:
+            if first_any is None and db.execute(ANY, (after,)).fetchone() is not None:
+                first_any = time.monotonic() - started
+            if db.execute(RESUMED + " LIMIT 1", (after,)).fetchone() is not None:
+                return first_any, time.monotonic() - started
+            time.sleep(0.01)
+        return first_any, None
+    finally:
+        db.close()
+
+
+def _seed_rooms(path: Path, count: int) -> None:
+    db = sqlite3.connect(path, timeout=30)
+    now = time.time()
+    with db:
+        db.executemany(
+            "INSERT OR IGNORE INTO rooms (code, data, created, updated, version) "
+            "VALUES (?, ?, ?, ?, 1)",
+            (
+                (
+                    code,
+                    json.dumps({"code": code, "seed": i, "settings": {}, "status": "over"}),
+                    now,
+                    now,
+                )
+                for i in range(count)
+                for code in [f"Z{i:07d}"]
+            ),
+        )
+    db.close()
+
+
+def _lost(path: Path, acked: set[tuple[str, str]]) -> int:
+    db = sqlite3.connect(path, timeout=30)
+    try:
+        stored = set(
+            db.execute("SELECT actor, command_id FROM events WHERE command_id IS NOT NULL")
+        )
+    finally:
+        db.close()
+    return len(acked - stored)
+
+
+def _per_minute(finished: list[float], start: float, end: float) -> float:
+    return sum(start <= t < end for t in finished) / ((end - start) / 60)
+
+
+def _s(values: list[float]) -> str:
+    return f"median {statistics.median(values):.2f} s, worst {max(values):.2f} s"
+
+
+async def campaign(args: argparse.Namespace) -> dict[str, Any]:
+    root = Path(tempfile.mkdtemp(prefix="dixit-bench-kills-"))
+    server = Server(root, args.bot_delay)
+    server.start()
+    if args.stored_rooms:
+        _seed_rooms(server.path, args.stored_rooms)
+        server.kill()
+        server.start()
+    tally = Tally()
+    stop = asyncio.Event()
+    games = asyncio.create_task(_games(server, tally, args, stop))
+    rng = random.Random(30)
+    begun = time.monotonic()
+    await asyncio.sleep(args.baseline)
+    killing = time.monotonic()
+    restarts: list[float] = []
+    resumed: list[float] = []
+    moved: list[float] = []  # health to the first move of anyone
+    never = 0
+    for n in range(args.kills):
+        await asyncio.sleep(rng.uniform(5.0, 10.0))
+        before = await asyncio.to_thread(_max_rowid, server.path)
+        server.kill()
+        restarts.append(await asyncio.to_thread(server.start))
+        anyone, first = await asyncio.to_thread(_first_moves, server.path, before, 4.5)
+        if anyone is not None:
+            moved.append(anyone)
+        if first is None:
+            never += 1
+        else:
+            resumed.append(first)
+        print(
+            f"kill {n + 1}: health {restarts[-1]:.2f} s, first resumed move "
+            f"{'-' if first is None else f'{first:.2f} s'} (of anyone "
+            f"{'-' if anyone is None else f'{anyone:.2f} s'}), "
+            f"games finished {len(tally.finished)}",
+            flush=True,
+        )
+    ended = time.monotonic()
+    stop.set()
+    await games
+    server.kill()
+    result = {
+        "games": args.games,
+        "kills": args.kills,
+        "stored_rooms": args.stored_rooms,
+        "baseline_games_per_min": round(_per_minute(tally.finished, begun, killing), 2),
+        "killed_games_per_min": round(_per_minute(tally.finished, killing, ended), 2),
+        "games_finished": len(tally.finished),
+        "acked_moves": len(tally.acked),
+        "lost_acked_moves": await asyncio.to_thread(_lost, server.path, tally.acked),
+        "restart_to_health_s": (
+            {"median": statistics.median(restarts), "worst": max(restarts)} if restarts else None
+        ),
+        "health_to_first_resumed_move_s": (
+            {"median": statistics.median(resumed), "worst": max(resumed)} if resumed else None
+        ),
+        "restarts_without_a_resumed_move_in_4_5_s": never,
+        "health_to_first_move_of_anyone_s": (
+            {"median": statistics.median(moved), "worst": max(moved)} if moved else None
+        ),
+        "refused": tally.refused,
+    }
+    print(
+        f"games per minute: {result['baseline_games_per_min']} without kills, "
+        f"{result['killed_games_per_min']} during {args.kills} kills"
+    )
+    print(f"acknowledged game moves: {len(tally.acked)}, lost: {result['lost_acked_moves']}")
+    if restarts:
+        print(f"restart to health: {_s(restarts)}")
+    if resumed:
+        print(f"health to the first resumed move: {_s(resumed)} (none within 4.5 s: {never})")
+    if moved:
+        print(f"health to the first move of anyone: {_s(moved)}")
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--kills", type=int, default=100)
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--baseline", type=float, default=180.0, help="seconds without kills")
+    parser.add_argument("--timer", type=int, default=3, help="seconds of every phase timer")
+    parser.add_argument("--rounds", type=int, default=2, help="rounds a game lasts")
+    parser.add_argument("--bot-delay", type=float, default=1.0, help="computer players' pace")
+    parser.add_argument("--stored-rooms", type=int, default=100_000)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    result = asyncio.run(campaign(args))
+    if args.json:
+        print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
