@@ -52,6 +52,12 @@ def open_player(
         device_scale_factor=2 if mobile else 1,
     )
     ctx.set_default_timeout(TIMEOUT)
+    # Every refusal of the server's Content-Security-Policy said on the console (Chromium says
+    # most of them itself; the event catches the rest), where _csp_violation finds it.
+    ctx.add_init_script(
+        "document.addEventListener('securitypolicyviolation', (e) => console.error("
+        "'Content Security Policy violation: ' + e.violatedDirective + ' ' + e.blockedURI))"
+    )
     page = ctx.new_page()
     player = Player(page, name)
     page.on("pageerror", lambda e: player.errors.append(str(e)))
