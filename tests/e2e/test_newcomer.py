@@ -238,6 +238,13 @@ def test_reveal_stays_until_closed_and_past_rounds_are_one_tap_away(
     page.get_by_test_id("reveal-close").click()
     expect(page.get_by_test_id("reveal")).to_have_count(0)
     wait_turn(ann, "yourSubmit")
+    # The history comes back with the page (the welcome carries every round; later updates
+    # only the latest, which the client adds to what it keeps).
+    page.reload()
+    wait_turn(ann, "yourSubmit")
+    page.get_by_test_id("open-history").click()
+    expect(page.get_by_test_id("history-round")).to_have_count(1)
+    page.get_by_test_id("history-close").click()
     # Each game page has its level-one heading (read out, not shown: the banner is the title).
     expect(page.locator("h1")).to_have_count(1)
     expect(tv.page.locator("h1")).to_have_count(1)

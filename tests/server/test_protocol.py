@@ -214,7 +214,15 @@ def test_a_socket_that_asks_for_the_last_round_gets_it_alone(server: ServerProce
         await clients[1].send({"type": "sync", "since": 0})
         synced = await clients[1].until(lambda m: m["type"] == "game")
         assert synced["view"]["rounds"] == rounds
-        # Anything but "all" or "last" is refused with a clear error, like any bad field.
+        # "catch_up": the welcome and a sync carry every round (the client keeps the history),
+        # each change after only the latest.
+        await last.close()
+        kept = await last.connect(since=0, rounds="catch_up")
+        assert kept["game"]["view"]["rounds"] == rounds
+        await last.send({"type": "sync", "since": 0})
+        synced = await last.until(lambda m: m["type"] == "game")
+        assert synced["view"]["rounds"] == rounds
+        # Anything but "all", "last" or "catch_up" is refused with a clear error.
         await last.close()
         refused = await last.connect(answers=("error", "welcome"), rounds="some")
         assert refused["type"] == "error" and refused["code"] == "command/malformed", refused

@@ -19,6 +19,7 @@ export function room(over: Partial<RoomState> = {}): RoomState {
     claim: null,
     version: 0,
     bots_can_read: true,
+    cards_needed: 28,
     ...over,
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RoundResult, ServerMessage } from "../src/protocol";
-import { initialState, isPending, shownView, wantedSettings, lastVersion, reduce, revealedRound, discardPile, roundPoints, seatName, turn, type Action, type ClientState } from "../src/state/reducer";
+import { initialState, isPending, shownView, wantedSettings, lastVersion, reduce, revealedRound, discardPile, keepRounds, roundPoints, seatName, turn, type Action, type ClientState } from "../src/state/reducer";
 import { game, room, view, welcome, you } from "./fixtures";
 
 const run = (actions: Action[], from: ClientState = initialState) => actions.reduce(reduce, from);
@@ -158,8 +158,16 @@ describe("selectors", () => {
 
   it("finds the discard pile in the latest tables", () => {
     const second: RoundResult = { ...result, round: 2, table: ["d", "e", "f"] };
-    expect(discardPile({ rounds: [result, second], discard_count: 4 })).toEqual(["d", "e", "f", "b"]);
-    expect(discardPile({ rounds: [result, second], discard_count: 0 })).toEqual([]);
+    expect(discardPile([result, second], 4)).toEqual(["d", "e", "f", "b"]);
+    expect(discardPile([result, second], 0)).toEqual([]);
+  });
+
+  it("keeps every round seen, though each view after the welcome carries only the latest", () => {
+    const second: RoundResult = { ...result, round: 2, clue: "sun" };
+    expect(keepRounds([result], [second]).map((r) => r.round)).toEqual([1, 2]);
+    expect(keepRounds([result, second], [second])).toHaveLength(2);
+    expect(keepRounds([second], [result]).map((r) => r.round)).toEqual([1, 2]);
+    expect(keepRounds([result], [])).toEqual([result]);
   });
 
   it("sums points per player with reasons", () => {

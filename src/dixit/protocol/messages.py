@@ -128,10 +128,12 @@ class Hello(ClientModel):
         default=False,
         description="also send the redacted events behind each change (default: views only)",
     )
-    rounds: Literal["all", "last"] = Field(
+    rounds: Literal["all", "last", "catch_up"] = Field(
         default="all",
         description="which revealed rounds each view carries: every one, oldest first (the "
-        "default), or only the latest (a client that shows only the last reveal)",
+        "default); only the latest (a client that shows only the last reveal); or every one in "
+        "the welcome's catch-up and ``sync`` and the latest alone in each change after (a "
+        "client that keeps the history itself)",
     )
 
 

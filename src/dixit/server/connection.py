@@ -36,6 +36,7 @@ class Connection:
         "events",
         "id",
         "role",
+        "rounds_on_catch_up",
         "seat",
         "token_hash",
         "wire",
@@ -49,6 +50,7 @@ class Connection:
         self.token_hash = ""
         self.events = False  # the socket asked for redacted events besides views (hello)
         self.all_rounds = True  # its views carry every revealed round, not only the latest
+        self.rounds_on_catch_up = True  # its catch-up (welcome, sync) carries every round
         self.closed = False
         self._bucket = Bucket(limits.message_burst, limits.messages_per_second)
 

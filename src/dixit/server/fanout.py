@@ -128,7 +128,7 @@ class Fanout:
         if state is None:
             return None
         version, viewer = state.version, conn.seat
-        view = self.shared_view_text(state, conn.all_rounds)
+        view = self.shared_view_text(state, conn.rounds_on_catch_up)
         if since is None or since > version or version - since > CATCH_UP_LIMIT:
             text = self.game_text(state, playing, viewer, version, (), True, (), view)
         elif not conn.events:

@@ -75,6 +75,7 @@ async def _await_hello(ws: RoomSocket, conn: Connection, room: Room, timeout: fl
             conn.token_hash = (seat and seat.token_hash) or token_hash(msg.token)
             conn.events = msg.events
             conn.all_rounds = msg.rounds == "all"
+            conn.rounds_on_catch_up = msg.rounds != "last"
             await room.attach(conn, msg.since, msg.game)
             return True
 

@@ -88,14 +88,15 @@ export class RoomSocket {
     this.ws = ws;
     ws.onopen = () => {
       const since = this.since();
-      // Every revealed round: the round history shows them all, and the 2021 discard pile is
-      // their tables (discardPile).
+      // Every revealed round once, in the welcome, then the latest alone with each change: the
+      // client keeps the history (state.rounds) for the past rounds and the 2021 discard pile,
+      // and each update stays small however long the game.
       const hello: Extract<ClientMessage, { type: "hello" }> = {
         type: "hello",
         v: PROTOCOL_VERSION,
         token: this.token,
         since,
-        rounds: "all",
+        rounds: "catch_up",
       };
       ws.send(JSON.stringify(hello));
     };

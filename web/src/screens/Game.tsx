@@ -190,7 +190,7 @@ export function Game({ state, send }: { state: ClientState; send: Send }) {
     <main class={`game phase-${phase}${action ? " has-action" : ""}${revealing ? " is-revealing" : ""}`} data-testid="game" data-phase={phase} data-round={view.round}>
       <h1 class="sr-only">{t("game.title", { code: room.code })}</h1>
       <Banner view={view} room={room} clue={phase === "submit" || phase === "vote" ? view.clue : null} teller={teller} clueSlot={phase === "clue"}
-        onHistory={() => setHistory(true)} onDiscard={() => setZoom({ cards: discardPile(view).map((id, i) => ({ id, alt: alt(id, t("game.discardCard", { n: i + 1 })) })), index: 0 })} />
+        onHistory={() => setHistory(true)} onDiscard={() => setZoom({ cards: discardPile(state.rounds, view.discard_count).map((id, i) => ({ id, alt: alt(id, t("game.discardCard", { n: i + 1 })) })), index: 0 })} />
       <div class="game-grid">
         <div class="game-main">
           {phase === "over" ? <GameOver view={view} room={room} isHost={Boolean(state.you?.is_host)} send={send} /> : null}
@@ -230,7 +230,7 @@ export function Game({ state, send }: { state: ClientState; send: Send }) {
         </aside>
       </div>
       <ReactionsShown state={state} />
-      {history ? <History rounds={view.rounds} room={room} onZoom={(cards, index) => setZoom({ cards, index })} onClose={() => setHistory(false)} /> : null}
+      {history ? <History rounds={state.rounds} room={room} onZoom={(cards, index) => setZoom({ cards, index })} onClose={() => setHistory(false)} /> : null}
       {zoom ? <Zoom cards={zoom.cards.map((c) => ({ ...c, selected: selected.includes(c.id) }))} start={zoom.index} onClose={() => setZoom(null)} onSelect={zoom.select} t={t} /> : null}
     </main>
   );

@@ -32,7 +32,7 @@ export function Tv({ state }: { state: ClientState }) {
   return (
     <main class="tv" data-testid="tv">
       <h1 class="sr-only">{t("tv.title", { code: room.code })}</h1>
-      <Banner view={view} room={room} onHistory={() => setHistory(true)} onDiscard={() => setZoom({ cards: discardPile(view).map((id, i) => ({ id, alt: t("game.discardCard", { n: i + 1 }) })), index: 0 })} />
+      <Banner view={view} room={room} onHistory={() => setHistory(true)} onDiscard={() => setZoom({ cards: discardPile(state.rounds, view.discard_count).map((id, i) => ({ id, alt: t("game.discardCard", { n: i + 1 }) })), index: 0 })} />
       <div class="tv-grid">
         <div class="tv-main">
           {view.phase === "over" ? (
@@ -74,7 +74,7 @@ export function Tv({ state }: { state: ClientState }) {
         </aside>
       </div>
       <ReactionsShown state={state} big />
-      {history ? <History rounds={view.rounds} room={room} onZoom={(cards, index) => setZoom({ cards, index })} onClose={() => setHistory(false)} /> : null}
+      {history ? <History rounds={state.rounds} room={room} onZoom={(cards, index) => setZoom({ cards, index })} onClose={() => setHistory(false)} /> : null}
       {zoom ? <Zoom cards={zoom.cards} start={zoom.index} onClose={() => setZoom(null)} t={t} /> : null}
     </main>
   );

@@ -8,6 +8,7 @@ import type {
   Notice,
   RoomSettings,
   RoomState,
+  RoundResult,
   ServerMessage,
   You,
 } from "../protocol";
@@ -33,6 +34,9 @@ export interface ClientState {
   /** The server closed this seat (kicked, left): do not reconnect. */
   closed: Problem | null;
   talk: TalkState;
+  /** Every revealed round of this game seen so far, oldest first: the welcome brings them all,
+   * each later view only the latest (`hello.rounds: "catch_up"`). */
+  rounds: RoundResult[];
 }
 
 export type Action =
@@ -53,6 +57,7 @@ export const initialState: ClientState = {
   notices: [],
   closed: null,
   talk: initialTalk,
+  rounds: [],
 };
 
 function without<V>(record: Record<string, V>, key: string | null | undefined): Record<string, V> {
@@ -60,6 +65,14 @@ function without<V>(record: Record<string, V>, key: string | null | undefined): 
   const copy = { ...record };
   delete copy[key];
   return copy;
+}
+
+/** The rounds kept, with those a view brings (by round number: a round seen again replaces itself). */
+export function keepRounds(kept: RoundResult[], incoming: RoundResult[]): RoundResult[] {
+  if (incoming.length === 0) return kept;
+  const byRound = new Map(kept.map((r) => [r.round, r]));
+  for (const r of incoming) byRound.set(r.round, r);
+  return [...byRound.values()].sort((a, b) => a.round - b.round);
 }
 
 /** Take a game view unless it is older than the one we hold (messages can cross a reconnect). */
@@ -99,6 +112,8 @@ function onServer(state: ClientState, msg: ServerMessage): ClientState {
       const notices: Notice[] = back
         ? [...state.notices.slice(-2), { type: "notice", v: 1, code: "seat/reclaimed", message: "", seat: msg.you.seat }]
         : state.notices;
+      const sameGame = state.room !== null && state.room.game_number === msg.room.game_number && msg.room.status !== "lobby";
+      const kept = sameGame ? state.rounds : [];
       return {
         ...state,
         notices,
@@ -106,15 +121,16 @@ function onServer(state: ClientState, msg: ServerMessage): ClientState {
         room: msg.room,
         view: msg.room.status === "lobby" ? null : view ?? state.view,
         closed: null,
+        rounds: msg.game && msg.room.status !== "lobby" ? keepRounds(kept, msg.game.view.rounds) : kept,
       };
     }
     case "game":
-      return { ...state, view: takeView(state.view, msg.view, msg.reset) };
+      return { ...state, view: takeView(state.view, msg.view, msg.reset), rounds: keepRounds(state.rounds, msg.view.rounds) };
     case "room": {
       const rematch =
         msg.room.status === "lobby" ||
         (state.room !== null && msg.room.game_number !== state.room.game_number);
-      return { ...state, room: msg.room, you: msg.you, view: rematch ? null : state.view };
+      return { ...state, room: msg.room, you: msg.you, view: rematch ? null : state.view, rounds: rematch ? [] : state.rounds };
     }
     case "ack":
       return { ...state, pending: without(state.pending, msg.id) };
@@ -219,10 +235,10 @@ export function revealedRound(view: GameView | null, dismissed: number | null = 
  * The cards in the 2021 discard pile, newest first. The pile is the tables of the latest rounds
  * (a reshuffle empties it), so they are the last `discard_count` revealed table cards.
  */
-export function discardPile(view: Pick<GameView, "rounds" | "discard_count">): string[] {
+export function discardPile(rounds: RoundResult[], discardCount: number): string[] {
   const out: string[] = [];
-  for (const r of [...view.rounds].reverse()) {
-    for (const c of r.table) if (out.length < view.discard_count) out.push(c);
+  for (const r of [...rounds].reverse()) {
+    for (const c of r.table) if (out.length < discardCount) out.push(c);
   }
   return out;
 }
