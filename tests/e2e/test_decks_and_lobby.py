@@ -284,7 +284,7 @@ def test_lobby_says_the_rules_before_start(opened: Any, decks_server: str, viewp
     q.page.goto(f"/r/{ticket['code']}")
     summary = q.page.get_by_test_id("rules-summary")
     expect(summary).to_contain_text(en["summary.2021"])
-    expect(summary).to_contain_text(en["summary.endAt"].replace("{n}", "20"))
+    expect(summary).to_contain_text(en["summary.endAt#other"].replace("{count}", "20"))
     expect(summary).to_contain_text(en["summary.noTimers"])
     expect(summary).not_to_contain_text(en["summary.three"])
     expect(summary).not_to_contain_text("30")  # the room's own goal, not the edition's
