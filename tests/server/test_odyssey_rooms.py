@@ -152,3 +152,40 @@ def test_team_room_partners_see_each_other_and_share_points(server: ServerProces
         await host.close()
 
     asyncio.run(main())
+
+
+def test_team_chat_reaches_the_partner_only(server: ServerProcess) -> None:
+    async def main() -> None:
+        ticket = create_room(server.base, "Ann", edition="odyssey", mode="teams")
+        bo = join_room(server.base, ticket["code"], "Bo")  # seat 2: Ann's partner
+        cy = join_room(server.base, ticket["code"], "Cy")  # seat 3: the next team
+        ann, partner, rival = (Client(server.ws_base, t) for t in (ticket, bo, cy))
+        for client in (ann, partner, rival):
+            await client.connect()
+        for _ in range(3):
+            assert (await ann.command("add_bot"))["type"] == "ack"
+        await ann.drain(0.2)
+        assert ann.room is not None
+        assert [s["name"] for s in ann.room["seats"]][:3] == ["Ann", "Bo", "Cy"]
+        early = await ann.command("say", text="psst", team=True)
+        assert early["code"] == "chat/no_team"  # no game yet
+        assert (await ann.command("start_game"))["type"] == "ack"
+        answer = await ann.command("say", text="take the lighthouse", team=True)
+        assert answer["type"] == "ack"
+        await asyncio.gather(*(c.drain(0.3) for c in (ann, partner, rival)))
+
+        def heard(client: Client) -> list[dict[str, Any]]:
+            return [m["line"] for m in client.inbox if m.get("type") == "chat"]
+
+        assert [(line["text"], line["team"]) for line in heard(partner)] == [
+            ("take the lighthouse", True)
+        ]
+        assert heard(ann) and not heard(rival)
+        # A line for the whole table still reaches everyone, and only it is kept.
+        assert (await rival.command("say", text="good luck"))["type"] == "ack"
+        await asyncio.gather(*(c.drain(0.3) for c in (ann, partner, rival)))
+        assert [line["text"] for line in heard(partner)][-1] == "good luck"
+        for client in (ann, partner, rival):
+            await client.close()
+
+    asyncio.run(main())

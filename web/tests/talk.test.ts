@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ChatLine } from "../src/protocol";
 import { initialTalk, reduceTalk, REACTION_MS, REACTIONS, REACTION_EMOJI } from "../src/state/talk";
 
-const line = (n: number, text = `line ${n}`): ChatLine => ({ id: `a1-${n}`, seat: "p2", name: "Bo", text, at: 1000 + n });
+const line = (n: number, text = `line ${n}`): ChatLine => ({ id: `a1-${n}`, seat: "p2", name: "Bo", text, at: 1000 + n, team: false });
 
 describe("table talk", () => {
   it("takes the history and the muted seats from a talk message", () => {

@@ -87,6 +87,7 @@ class ErrorCode(StrEnum):
     CHAT_RATE = "chat/rate"
     CHAT_SECRET = "chat/secret"
     CHAT_MUTED = "chat/muted"
+    CHAT_NO_TEAM = "chat/no_team"
     UNKNOWN_DECK = "deck/unknown"
     DECK_NOT_FOUND = "deck/not_found"
     DECK_BAD_LANGUAGE = "deck/bad_language"
@@ -188,6 +189,7 @@ DESCRIPTIONS: dict[ErrorCode | NoticeCode, str] = {
     ErrorCode.CHAT_SECRET: "a line holding a card id of the room's decks (the talk never says "
     "which card is whose)",
     ErrorCode.CHAT_MUTED: "the host has muted your seat: no lines, no reactions",
+    ErrorCode.CHAT_NO_TEAM: "a team line outside a team game that is being played",
     ErrorCode.UNKNOWN_DECK: "a deck slug the server does not have, or an import it refused",
     ErrorCode.DECK_NOT_FOUND: "HTTP 404: no deck with this slug",
     ErrorCode.DECK_BAD_LANGUAGE: "HTTP 400: card words asked in a language other than "

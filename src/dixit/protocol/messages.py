@@ -321,6 +321,11 @@ class Say(ClientModel):
     v: int = PROTOCOL_VERSION
     id: CommandId
     text: str
+    team: bool = Field(
+        default=False,
+        description="team play, during a game: only the speaker's team hears it (the line is not "
+        "kept in the room's history)",
+    )
 
 
 class React(ClientModel):
@@ -350,6 +355,7 @@ class ChatLine(ServerModel):
     name: str
     text: str
     at: int
+    team: bool = Field(default=False, description="a team line: sent to the speaker's team only")
 
 
 class Chat(ServerModel):

@@ -5,6 +5,8 @@ passes the words on as typed (control characters dropped, runs of spaces made on
 show them as text, never as markup. A line holding a card id of the room's decks is refused
 (``chat/secret``): the chat must never say which card is whose. The host may mute a seat; its
 lines and reactions are then refused (``chat/muted``). Spectators read and watch but do not talk.
+In team play a line may be the team's own (``say`` with ``team``): it goes to the partners'
+sockets only and is not kept in the history (``chat/no_team`` outside a team game).
 
 The talk lives in memory (the last ``CHAT_HISTORY`` lines and the muted seats): it is not part
 of the game's record and a restart forgets it. Server processes sharing a room pass every line,
@@ -22,7 +24,7 @@ import re
 import time
 import unicodedata
 import weakref
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Collection, Coroutine
 from typing import TYPE_CHECKING
 
 from dixit.protocol import messages as m
@@ -96,11 +98,17 @@ class TableTalk:
     """One room's chat lines, reactions and mutes. ``send_all`` sends a message to every socket
     of the room in this process."""
 
-    def __init__(self, room: Room, send_all: Callable[[m.ServerModel], None]) -> None:
+    def __init__(
+        self,
+        room: Room,
+        send_all: Callable[[m.ServerModel], None],
+        send_seats: Callable[[Collection[str], m.ServerModel], None],
+    ) -> None:
         # Weak: an unloaded room is freed at once by reference counting (a cycle would wait
         # for a full collection, which the server makes rare).
         self.room: Room = weakref.proxy(room)
         self._send_all = send_all
+        self._send_seats = send_seats
         self.lines: collections.deque[m.ChatLine] | None = None  # made with the first line
         self.count = 0
         self.muted: set[str] = set()
@@ -138,7 +146,10 @@ class TableTalk:
             try:
                 note = json.loads(text)
                 if note.get("origin") != self.room.services.origin:
-                    self._heard(note["message"])
+                    if note.get("to"):  # a team's line: to its sockets here, not kept
+                        self._send_seats(note["to"], m.Chat.model_validate(note["message"]))
+                    else:
+                        self._heard(note["message"])
             except (ValueError, KeyError, TypeError):
                 log.warning("room %s: unreadable talk note", self.room.code)
 
@@ -155,11 +166,22 @@ class TableTalk:
             self.muted = set(m.Talk.model_validate(message).muted)
             self._send_all(self.state())
 
-    def _tell(self, message: m.Chat | m.Reaction | m.Talk) -> None:
-        """To our sockets now, and to the other processes' (best effort)."""
-        self._send_all(message)
-        note = json.dumps({"origin": self.room.services.origin, "message": message.model_dump()})
-        self._spawn(self._publish(note))
+    def _tell(
+        self, message: m.Chat | m.Reaction | m.Talk, to: Collection[str] | None = None
+    ) -> None:
+        """To our sockets now (``to``: those of these seats only), and to the other processes'
+        (best effort)."""
+        if to is None:
+            self._send_all(message)
+        else:
+            self._send_seats(to, message)
+        note: dict[str, object] = {
+            "origin": self.room.services.origin,
+            "message": message.model_dump(),
+        }
+        if to is not None:
+            note["to"] = list(to)
+        self._spawn(self._publish(json.dumps(note)))
 
     async def _publish(self, note: str) -> None:
         try:
@@ -210,10 +232,16 @@ class TableTalk:
             self._tell(m.Reaction(seat=seat_id, reaction=msg.reaction, at=now))
             return None
         if isinstance(msg, m.Say):
-            return self._say(seat_id, msg.text)
+            return self._say(seat_id, msg.text, msg.team)
         return Code.UNKNOWN_TYPE, f"unexpected {type(msg).__name__}"
 
-    def _say(self, seat_id: str, raw: str) -> tuple[Code, str] | None:
+    def _say(self, seat_id: str, raw: str, team: bool = False) -> tuple[Code, str] | None:
+        partners: tuple[str, ...] | None = None
+        if team:
+            state = self.room.state
+            if not self.room.playing or state is None or state.rules.team_size == 1:
+                return Code.CHAT_NO_TEAM, "team lines are for a team game being played"
+            partners = state.team_of(seat_id)
         text = plain_text(raw)
         if not text:
             return Code.CHAT_EMPTY, "say something"
@@ -231,9 +259,11 @@ class TableTalk:
             name=seat.name if seat else seat_id,
             text=text,
             at=int(time.time() * 1000),
+            team=team,
         )
-        self._keep(line)
-        self._tell(m.Chat(line=line))
+        if partners is None:
+            self._keep(line)
+        self._tell(m.Chat(line=line), partners)
         return None
 
     def _mute(self, host_id: str, msg: m.MuteSeat) -> tuple[Code, str] | None:

@@ -8,7 +8,7 @@ one more place a secret could leak.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from dixit.engine import Event, GameState, LegalActions, player_view, seat_view
 from dixit.protocol import messages as m
@@ -72,6 +72,13 @@ class Fanout:
         text = message.model_dump_json()
         for conn in list(self.conns.values()):
             conn.send(text)
+
+    def send_seats(self, seats: Collection[str], message: m.ServerModel) -> None:
+        """To the sockets of ``seats`` only (a team's private line)."""
+        text = message.model_dump_json()
+        for conn in list(self.conns.values()):
+            if conn.seat in seats:
+                conn.send(text)
 
     def send_room(self, room: m.RoomState, host: str | None, skip: int | None = None) -> None:
         """``RoomUpdate(room=room, you=…)`` to every socket but ``skip``: the room's JSON is

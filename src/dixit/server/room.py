@@ -151,7 +151,7 @@ class Room:
         self.autoplay = Autoplay(self)
         self.closed = False
         self._readable: tuple[tuple[str, ...], bool] | None = None
-        self.talk = TableTalk(self, self.fanout.send_all)
+        self.talk = TableTalk(self, self.fanout.send_all, self.fanout.send_seats)
 
     @property
     def code(self) -> str:
