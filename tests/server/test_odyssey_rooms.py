@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import random
+from pathlib import Path
 from typing import Any
 
 from .harness import Client, ServerProcess, create_room, http, join_room
+from .test_pubsub import REDIS_URL
+from .test_scaled_out import schema_url  # noqa: F401 - the fixture
 
 
 def odyssey_move(client: Client, rng: random.Random) -> dict[str, Any] | None:
@@ -189,3 +192,42 @@ def test_team_chat_reaches_the_partner_only(server: ServerProcess) -> None:
             await client.close()
 
     asyncio.run(main())
+
+
+def test_team_chat_crosses_processes_to_the_partner_only(
+    schema_url: str,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    extra = ("--pubsub", REDIS_URL)
+    a = ServerProcess(database=schema_url, workdir=tmp_path, extra=extra)
+    b = ServerProcess(database=schema_url, workdir=tmp_path, extra=extra)
+    a.start()
+    b.start()
+
+    async def main() -> None:
+        ticket = create_room(a.base, "Ann", edition="odyssey", mode="teams")
+        ann = Client(a.ws_base, ticket)
+        partner = Client(b.ws_base, join_room(b.base, ticket["code"], "Bo"))
+        rival = Client(b.ws_base, join_room(b.base, ticket["code"], "Cy"))
+        for client in (ann, partner, rival):
+            await client.connect()
+        for _ in range(3):
+            assert (await ann.command("add_bot"))["type"] == "ack"
+        assert (await ann.command("start_game"))["type"] == "ack"
+        assert (await ann.command("say", text="the second one", team=True))["type"] == "ack"
+        line = (await partner.until(lambda m: m["type"] == "chat"))["line"]
+        assert (line["text"], line["team"]) == ("the second one", True)
+        await rival.drain(0.5)
+        assert not [m for m in rival.inbox if m["type"] == "chat"]
+        late = Client(b.ws_base, ticket)  # Ann again, on B: the team line is not in the history
+        await late.connect()
+        talk = await late.until(lambda m: m["type"] == "talk")
+        assert talk["lines"] == []
+        for client in (ann, partner, rival, late):
+            await client.close()
+
+    try:
+        asyncio.run(main())
+    finally:
+        a.stop()
+        b.stop()
