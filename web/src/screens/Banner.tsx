@@ -49,7 +49,7 @@ export function Banner({ view, room, clue, teller, clueSlot, onHistory, onDiscar
             ? <button type="button" class="banner-link" onClick={onDiscard} data-testid="discard">{discard}</button>
             : <span data-testid="discard">{discard}</span>
         ) : null}
-        {onHistory && view.rounds.length > 0 ? <button type="button" class="banner-link" onClick={onHistory} data-testid="open-history">{t("history.open")}</button> : null}
+        {onHistory && view.rounds.length > 0 ? <button type="button" class="banner-link banner-link--history" onClick={onHistory} data-testid="open-history"><span aria-hidden="true">↺</span> <span class="banner-link-text">{t("history.open")}</span></button> : null}
       </div>
       <div class="banner-body">
         <p class="banner-text">{turnText(t, tn, room)}</p>
