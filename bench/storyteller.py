@@ -3,7 +3,8 @@
 Sections (``--only`` picks some; default all):
 
 - ``tables``: ``--games`` games of 5 strong computer players per language on each illustrated
-  deck big enough for a table alone (classic rules): how the rounds end (everybody, some but
+  deck big enough for a table alone (classic rules; ``--edition odyssey --players 12`` for a
+  big table with two votes each): how the rounds end (everybody, some but
   not all, or nobody found the storyteller's card), the share of listeners' votes on it, clues
   told twice in one game, where the clues came from (the bank or the card's own words) and of
   which kind, and one-word clues.
@@ -45,14 +46,17 @@ def _source(book: CardBook, card: str, clue: str, lang: str) -> tuple[str, str]:
     return "text", "-"
 
 
-def tables(decks: dict[str, list[dict[str, Any]]], games: int, seed: int) -> dict[str, Any]:
+def tables(
+    decks: dict[str, list[dict[str, Any]]], games: int, seed: int,
+    edition: str = "classic", players: int = PLAYERS, langs: tuple[str, ...] = LANGS,
+) -> dict[str, Any]:  # fmt: skip
     out: dict[str, Any] = {}
-    names = [f"p{i + 1}" for i in range(PLAYERS)]
+    names = [f"p{i + 1}" for i in range(players)]
     for slug, cards in illustrated(decks).items():
         book = CardBook.from_cards(cards)
         deck = [c["id"] for c in cards]
         per_lang: dict[str, Any] = {}
-        for lang in LANGS:
+        for lang in langs:
             outcomes: Counter[str] = Counter()
             votes = found = repeated_games = repeats = one_word = 0
             origin: Counter[str] = Counter()
@@ -60,8 +64,8 @@ def tables(decks: dict[str, list[dict[str, Any]]], games: int, seed: int) -> dic
             for g in range(games):
                 s = seed + g
                 bots = [make_bot("strong", rng=bot_rng(s, i), lang=lang, book=book)
-                        for i in range(PLAYERS)]  # fmt: skip
-                state, _ = play_game(rules_for("classic"), names, bots, deck, s)
+                        for i in range(players)]  # fmt: skip
+                state, _ = play_game(rules_for(edition), names, bots, deck, s)
                 told = [said_key(r.clue) for r in state.rounds]
                 extra = len(told) - len(set(told))
                 repeats += extra
@@ -131,12 +135,14 @@ def main() -> int:
     parser.add_argument("--parallel", type=Path, default=Path(__file__).parent / "data" /
                         "parallel_clues.jsonl")  # fmt: skip
     parser.add_argument("--lineups", type=int, default=5)
+    parser.add_argument("--edition", default="classic", help="tables: the rules' edition")
+    parser.add_argument("--players", type=int, default=PLAYERS, help="tables: players a game")
     args = parser.parse_args()
     decks = load_decks(None)
     only = set(args.only.split(","))
     out: dict[str, Any] = {}
     if "tables" in only:
-        out["tables"] = tables(decks, args.games, args.seed)
+        out["tables"] = tables(decks, args.games, args.seed, args.edition, args.players)
     if "agreement" in only and args.parallel.is_file():
         out["agreement"] = agreement(decks, read_clues([args.parallel]), args.lineups, args.seed)
     print(json.dumps(out, indent=1, ensure_ascii=False))

@@ -266,7 +266,8 @@ class ReadingBot:
         mine = [r for r in view.rounds if r.storyteller == view.viewer][-2:]
         recent = [self.kind_told(r.storyteller_card, r.clue) for r in mine]
         per_player = view.rules.cards_each_for(len(view.players))
-        return self.choose_clue(hand, players, per_player, seen, readers, said, recent)
+        votes = view.rules.votes_each_for(len(view.players))
+        return self.choose_clue(hand, players, per_player, seen, readers, said, recent, votes)
 
     def kind_told(self, card: str, clue: str) -> str | None:
         """The kind of a clue told for ``card`` (None if the card does not offer it)."""
@@ -282,6 +283,7 @@ class ReadingBot:
         readers: list[float] | None = None,
         said: AbstractSet[str] = frozenset(),
         recent: list[str | None] | None = None,
+        votes: int = 1,
     ) -> tuple[str, str]:
         """A card of ``hand`` and a clue for it in the room's language.
 
@@ -289,7 +291,8 @@ class ReadingBot:
         are imagined from the rest of the book's cards of the same decks as the hand.
         ``readers``: for each other player, how reliably they read (1: like this bot's model,
         0: at random); unknown players count as :data:`PRIOR_READER`. ``said``: clues already
-        told in the game (as :func:`said_key`); ``recent``: the kinds of this player's last clues.
+        told in the game (as :func:`said_key`); ``recent``: the kinds of this player's last clues;
+        ``votes``: how many votes each listener has (two at a big Odyssey table).
         """
         skill = self.skill
         known = [c for c in hand if self.book.knows(c)]
@@ -316,7 +319,7 @@ class ReadingBot:
         used = [k for k in recent or [] if k]
         scored = [
             (
-                self.success(card, c.clue, pool, trust, per_player, seed)
+                self.success(card, c.clue, pool, trust, per_player, seed, votes)
                 - STYLE_REPEAT * used.count(c.kind)
                 - PLAINNESS * max(0.0, c.plain - 0.5)
                 + skill.kind_taste.get(c.kind, 0.0)
@@ -332,13 +335,14 @@ class ReadingBot:
 
     def success(
         self, card: str, clue: str, pool: list[str], readers: npt.NDArray[np.float64],
-        per_player: int, seed: int,
+        per_player: int, seed: int, votes: int = 1,
     ) -> float:  # fmt: skip
         """Estimated chance that some but not all of the other players find ``card``.
 
         Each listener ``i`` reads what the pictures show (the skill's ``predicts_with``) with
         probability ``readers[i]`` and otherwise votes at random; decoys are the best fits of
-        random hands.
+        random hands. With two ``votes`` a listener finds the card with either (a second vote
+        drawn like the first from the cards left), so a clue must be harder to be found by some.
         """
         skill = self.skill
         others = len(readers)
@@ -364,8 +368,17 @@ class ReadingBot:
         w_decoys = np.exp((decoys / top_of[:, None, None] - 1.0) / noise)
         total = w_mine + w_decoys.sum(axis=(1, 2))
         # Each listener votes among the table less its own card(s).
-        p = w_mine[:, None] / (total[:, None] - w_decoys.sum(axis=2))  # (tables, others)
+        listens = total[:, None] - w_decoys.sum(axis=2)  # (tables, others)
+        p = w_mine[:, None] / listens
         choices = 1 + (others - 1) * per_player
-        each = readers[None, :] * p + (1.0 - readers[None, :]) / choices
+        chance = 1.0 / choices
+        if votes > 1:  # or the second vote, after a first one on decoy j: p + sum_j p_j w/(T-w_j)
+            flat = w_decoys.reshape(len(w_decoys), -1)  # (tables, every decoy)
+            own = np.repeat(np.eye(others, dtype=bool), per_player, axis=1)  # (others, decoys)
+            firsts = flat[:, None, :] / listens[:, :, None]  # (tables, others, decoys)
+            seconds = w_mine[:, None, None] / (listens[:, :, None] - flat[:, None, :])
+            p = p + np.where(own[None], 0.0, firsts * seconds).sum(axis=2)
+            chance = min(1.0, 2.0 / choices)
+        each = readers[None, :] * p + (1.0 - readers[None, :]) * chance
         some = 1.0 - each.prod(axis=1) - (1.0 - each).prod(axis=1)
         return float(some.mean())
