@@ -135,8 +135,21 @@ def start(host: Player, seats: int) -> None:
     expect(host.page.get_by_test_id("game")).to_be_visible()
 
 
+TAP_GUARD_MS = 400  # web/src/screens/Game.tsx: a tap this soon after the turn changed is dropped
+
+
+def settled(p: Player) -> None:
+    """Wait until a tap counts: the game drops taps just after the turn changed under a finger."""
+    p.page.wait_for_function(
+        """ms => { const g = document.querySelector("[data-testid=game]");
+                   return !g || Date.now() - Number(g.dataset.turnAt || 0) >= ms; }""",
+        arg=TAP_GUARD_MS,
+    )
+
+
 def wait_turn(p: Player, kind: str) -> None:
     expect(p.page.locator(f"[data-testid=banner][data-turn={kind}]")).to_be_visible()
+    settled(p)
 
 
 def left_turn(p: Player, kind: str) -> None:

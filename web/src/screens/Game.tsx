@@ -187,7 +187,7 @@ export function Game({ state, send }: { state: ClientState; send: Send }) {
   // under it); the vote's table takes the hand's place (the hand, small, goes under the table);
   // the reveal and the game over take the top.
   return (
-    <main class={`game phase-${phase}${action ? " has-action" : ""}${revealing ? " is-revealing" : ""}`} data-testid="game" data-phase={phase} data-round={view.round}>
+    <main class={`game phase-${phase}${action ? " has-action" : ""}${revealing ? " is-revealing" : ""}`} data-testid="game" data-phase={phase} data-round={view.round} data-turn-at={turnChanged.current.at}>
       <h1 class="sr-only">{t("game.title", { code: room.code })}</h1>
       <Banner view={view} room={room} clue={phase === "submit" || phase === "vote" ? view.clue : null} teller={teller} clueSlot={phase === "clue"}
         onHistory={() => setHistory(true)} onDiscard={() => setZoom({ cards: discardPile(state.rounds, view.discard_count).map((id, i) => ({ id, alt: alt(id, t("game.discardCard", { n: i + 1 })) })), index: 0 })} />
