@@ -311,6 +311,13 @@ async def campaign(args: argparse.Namespace) -> dict[str, Any]:
         _seed_rooms(server.path, args.stored_rooms)
         server.kill()
         server.start()
+    try:
+        return await _run(server, args)
+    finally:
+        server.kill()  # also when the bench is stopped
+
+
+async def _run(server: Server, args: argparse.Namespace) -> dict[str, Any]:
     tally = Tally()
     stop = asyncio.Event()
     games = asyncio.create_task(_games(server, tally, args, stop))
@@ -323,11 +330,12 @@ async def campaign(args: argparse.Namespace) -> dict[str, Any]:
     moved: list[float] = []  # health to the first move of anyone
     never = 0
     for n in range(args.kills):
-        await asyncio.sleep(rng.uniform(5.0, 10.0))
+        pause = rng.uniform(5.0, 10.0)  # from health to the next kill
         before = await asyncio.to_thread(_max_rowid, server.path)
         server.kill()
         restarts.append(await asyncio.to_thread(server.start))
-        anyone, first = await asyncio.to_thread(_first_moves, server.path, before, 4.5)
+        probe = asyncio.to_thread(_first_moves, server.path, before, min(4.5, pause))
+        (anyone, first), _ = await asyncio.gather(probe, asyncio.sleep(pause))
         if anyone is not None:
             moved.append(anyone)
         if first is None:

@@ -235,8 +235,12 @@ class Autoplay:
 
     # ------------------------------------------------------------------ deciding
 
-    async def decide(self, seat: SeatRecord) -> Command | None:
-        """The move of the computer player in ``seat`` (its level; a random one if it fails)."""
+    async def decide(self, seat: SeatRecord, *, at_once: bool = False) -> Command | None:
+        """The move of the computer player in ``seat`` (its level; a random one if it fails).
+        ``at_once``: a move that is overdue (a timer's, or any in a room taken over from a
+        crashed process) does not wait for the card book: until it is built (in the
+        background; a second or more for each room a restart loads) the move is a random
+        legal one."""
         room = self.room
         state = room.state
         assert state is not None
@@ -244,18 +248,21 @@ class Autoplay:
         level = bot_level(seat) or m.DEFAULT_BOT_LEVEL
         try:
             bot = self._bots.get((seat.id, level))
-            if bot is None:
+            if bot is None and not (at_once and self.shelf.book is None):
                 book = await self.shelf.book_for_game()
                 rng = room_random(room.data.seed, room.data.game_number, 0, seat.id)
                 bot = make_bot(level, rng=rng, lang=room.settings.language, book=book)
                 self._bots[(seat.id, level)] = bot
-            command: Command | None = await asyncio.to_thread(bot.act, view)
-            if command is not None:
-                return command
+            if bot is None:
+                self.shelf.prepare()  # for the next move
+            else:
+                command: Command | None = await asyncio.to_thread(bot.act, view)
+                if command is not None:
+                    return command
         except Exception:  # a computer player's fault must not stop the game
             log.exception("room %s: the %s player for %s failed", room.code, level, seat.id)
         rng = room_random(room.data.seed, room.data.game_number, state.version, seat.id)
-        return RandomBot(rng).act(view)
+        return RandomBot(rng, lang=room.settings.language).act(view)
 
     # ------------------------------------------------------------------ pace
 
@@ -324,7 +331,7 @@ class Autoplay:
                 # seconds (its deck's card book, its reading of the pictures, in threads), and
                 # meanwhile players must still join, reconnect and move.
                 seat, state = planned[1], room.state
-                command = await self.decide(seat)
+                command = await self.decide(seat, at_once=room.driver.inherited)
                 move = functools.partial(self._move, seat, state, command)
                 await self._retrying("a computer player's move", move)
         finally:
@@ -522,7 +529,7 @@ class Autoplay:
         seat = room.data.seat(seat_id)
         if seat is None or not legal_actions(state, seat_id):
             return True
-        command = await self.decide(seat)
+        command = await self.decide(seat, at_once=True)
         if command is None:
             return True
         played = m.Notice(

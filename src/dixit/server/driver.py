@@ -48,6 +48,7 @@ class Driver:
         self.name = lease_name(room.code)
         self.lease: Lease | None = None
         self.gains = 0  # times this process became the room's driver
+        self.inherited = False  # this tenure was taken over from a crashed process
         self._ready = False  # synchronised from the store since the lease was gained
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
@@ -153,6 +154,7 @@ class Driver:
             room.autoplay.after_change()  # re-arm whatever stood down while renewals lagged
             return
         self.lease, self._ready = lease, False
+        self.inherited = over is not None
         async with room.lock:
             await room.sync_from_store()  # another holder may have moved the game on
             if self.lease is not lease or room.closed:
