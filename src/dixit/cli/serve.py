@@ -160,6 +160,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.set_defaults(func=run)
 
 
+def store_location(args: argparse.Namespace) -> tuple[Path, str]:
+    """The data directory (``--data-dir`` also becomes ``$DIXIT_DATA_DIR``, where the deck
+    library looks) and the event store's URL (default: ``dixit.sqlite3`` in that directory)."""
+    from dixit.storage import default_data_dir
+
+    if args.data_dir is not None:
+        os.environ["DIXIT_DATA_DIR"] = str(args.data_dir)
+    data_dir: Path = args.data_dir or default_data_dir()
+    return data_dir, args.database or f"sqlite:///{data_dir / 'dixit.sqlite3'}"
+
+
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -167,12 +178,8 @@ def run(args: argparse.Namespace) -> int:
     from dixit.server import Limits, ServerConfig, create_app
     from dixit.server.limits import RateLimits, parse_rate
     from dixit.server.websocket import RoomSocket
-    from dixit.storage import default_data_dir
 
-    if args.data_dir is not None:
-        os.environ["DIXIT_DATA_DIR"] = str(args.data_dir)
-    data_dir: Path = args.data_dir or default_data_dir()
-    database: str = args.database or f"sqlite:///{data_dir / 'dixit.sqlite3'}"
+    data_dir, database = store_location(args)
     defaults = ServerConfig()
     try:
         rates = [parse_rate(text) for text in args.rate_limit]

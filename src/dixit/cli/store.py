@@ -6,11 +6,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 from pathlib import Path
 from typing import Any
 
-from .serve import add_retention_arguments, retention_of
+from .serve import add_retention_arguments, retention_of, store_location
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -43,12 +42,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run(args: argparse.Namespace) -> int:
-    from dixit.storage import StorageError, default_data_dir
+    from dixit.storage import StorageError
 
-    if args.data_dir is not None:
-        os.environ["DIXIT_DATA_DIR"] = str(args.data_dir)
-    data_dir: Path = args.data_dir or default_data_dir()
-    database: str = args.database or f"sqlite:///{data_dir / 'dixit.sqlite3'}"
+    data_dir, database = store_location(args)
     try:
         report = asyncio.run(_run(args, database, data_dir))
     except (StorageError, ValueError) as error:

@@ -36,6 +36,8 @@ import secrets
 import shutil
 import tempfile
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -297,11 +299,27 @@ class DeckLibrary:
             raise KeyError(card_id)
         return path
 
-    def remove(self, slug: str) -> None:
-        """Delete an imported deck (built-in decks cannot be removed; ``KeyError`` if unknown)."""
+    def _imported(self, slug: str) -> Deck:
+        """An imported deck (``KeyError`` if unknown, ``PermissionError`` for a built-in one)."""
         deck = self.get(slug)
         if deck.builtin:
             raise PermissionError(f"{slug} is a built-in deck")
+        return deck
+
+    @contextmanager
+    def _editing(self, deck: Deck) -> Iterator[dict[str, Any]]:
+        """An imported deck's manifest to change under the lock: written back unless the
+        change raises (then nothing is written)."""
+        with self._lock:
+            path = deck.directory / "deck.json"
+            raw = json.loads(path.read_text("utf-8"))
+            yield raw
+            _write_json(path, raw)
+            self._cache.pop(str(deck.directory), None)
+
+    def remove(self, slug: str) -> None:
+        """Delete an imported deck (built-in decks cannot be removed; ``KeyError`` if unknown)."""
+        deck = self._imported(slug)
         with self._lock:
             self._cache.pop(str(deck.directory), None)
             shutil.rmtree(deck.directory)
@@ -335,31 +353,18 @@ class DeckLibrary:
     def add_bytes(self, slug: str, data: bytes, filename: str) -> ImportReport:
         """Add the pictures of an upload to an imported deck (``KeyError`` if unknown,
         ``PermissionError`` for a built-in deck); a picture it already has is rejected."""
-        deck = self.get(slug)
-        if deck.builtin:
-            raise PermissionError(f"{slug} is a built-in deck")
+        deck = self._imported(slug)
         col = _collect_bytes(data, filename)
         report = ImportReport(name=deck.name, slug=slug, rejected=list(col.rejected))
-        with self._lock:
-            path = deck.directory / "deck.json"
-            raw = json.loads(path.read_text("utf-8"))
+        with self._editing(deck) as raw:
             seen = {c["id"] for c in raw["cards"]}
             raw["cards"] += self._write_cards(col, raw, deck.directory, seen, report)
-            _write_json(path, raw)
-            self._cache.pop(str(deck.directory), None)
         return report
 
     def rename(self, slug: str, name: str) -> Deck:
         """Give an imported deck another name (its slug and card ids stay)."""
-        deck = self.get(slug)
-        if deck.builtin:
-            raise PermissionError(f"{slug} is a built-in deck")
-        with self._lock:
-            path = deck.directory / "deck.json"
-            raw = json.loads(path.read_text("utf-8"))
+        with self._editing(self._imported(slug)) as raw:
             raw["name"] = " ".join(name.split())[:60] or raw["name"]
-            _write_json(path, raw)
-            self._cache.pop(str(deck.directory), None)
         return self.get(slug)
 
     def _store(self, col: Collected, name: str, owner: str | None = None) -> ImportReport:
@@ -427,12 +432,7 @@ class DeckLibrary:
         """Describe cards of an imported deck: ``{card_id: caption}``; an empty caption removes
         the card's description. ``KeyError`` for an unknown deck or card (nothing is written),
         ``PermissionError`` for a built-in deck."""
-        deck = self.get(slug)
-        if deck.builtin:
-            raise PermissionError(f"{slug} is a built-in deck")
-        with self._lock:
-            path = deck.directory / "deck.json"
-            raw = json.loads(path.read_text("utf-8"))
+        with self._editing(self._imported(slug)) as raw:
             by_id = {c["id"]: c for c in raw["cards"]}
             unknown = [cid for cid in captions if cid not in by_id]
             if unknown:
@@ -442,8 +442,6 @@ class DeckLibrary:
                 text = " ".join(caption.split())
                 entry["description"] = text
                 entry["alt_text"] = text or entry.get("title") or "An imported card"
-            _write_json(path, raw)
-            self._cache.pop(str(deck.directory), None)
         return self.get(slug)
 
 
