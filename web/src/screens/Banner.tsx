@@ -11,6 +11,8 @@ export function names(room: RoomState, ids: string[]): string {
 }
 
 export function turnText(t: T, tn: Turn, room: RoomState): string {
+  // Every person late or away: nobody is asked for anything until one of them is back.
+  if (room.paused && tn.kind !== "over" && tn.kind !== "lobby") return t("turn.paused");
   switch (tn.kind) {
     case "lobby": return t("lobby.waitingHost");
     case "yourClue": return t("turn.yourClue");
@@ -38,12 +40,12 @@ export function Banner({ view, room, clue, teller, clueSlot, onHistory, onDiscar
   const tn = turn(view);
   const mine = isMine(tn);
   const d = room.deadline;
-  const discard = t("game.discard", { n: view.discard_count });
+  const discard = <Count long={t("game.discard", { n: view.discard_count })} short={t("game.discardShort", { n: view.discard_count })} />;
   return (
     <div id="banner" tabIndex={-1} class={`banner${mine ? " banner--mine" : ""}${open ? " is-open" : ""}`} role="status" aria-live="polite" data-testid="banner" data-turn={tn.kind} data-phase={view.phase}>
       <div class="banner-meta">
         <span>{t("game.round", { n: view.round })}</span>
-        <span>{t("game.pile", { n: view.pile_count })}</span>
+        <span data-testid="pile"><Count long={t("game.pile", { n: view.pile_count })} short={t("game.pileShort", { n: view.pile_count })} /></span>
         {view.rules.reshuffle_discards ? (
           onDiscard && view.discard_count > 0
             ? <button type="button" class="banner-link" onClick={onDiscard} data-testid="discard">{discard}</button>
@@ -64,6 +66,12 @@ export function Banner({ view, room, clue, teller, clueSlot, onHistory, onDiscar
       {d && d.phase === view.phase ? <TimerRing deadline={d.at} total={d.seconds} t={t} /> : null}
     </div>
   );
+}
+
+/** A pile's count: its whole label, and on a phone a short one in sight (the whole one still
+ * read out), so the banner's top line is never cut. */
+function Count({ long, short }: { long: string; short: string }) {
+  return <><span class="count-long">{long}</span><span class="count-short" aria-hidden="true">{short}</span></>;
 }
 
 export function ClueBubble({ clue, teller }: { clue: string; teller: string }) {
