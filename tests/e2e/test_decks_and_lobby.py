@@ -343,7 +343,9 @@ def test_a_seat_handed_to_the_computer_comes_back(opened: Any, decks_server: str
     ann.page.get_by_role("button", name="Let the computer play for Bo").click()
     autoplayed = en["notice.seat/autoplayed"].replace("{name}", "Bo")
     expect(ann.page.get_by_test_id("notice")).to_have_text(autoplayed)
-    expect(bo.page.get_by_test_id("notice")).to_have_text(en["notice.you.seat/autoplayed"])
+    # Bo reads it once, in the "I'm here" panel (no toast besides).
+    expect(bo.page.get_by_test_id("away")).to_contain_text(en["clock.autoplay"])
+    expect(bo.page.get_by_test_id("notice")).to_have_count(0)
     bo.page.context.set_offline(True)  # Bo's phone drops out and comes back:
     expect(bo.page.get_by_test_id("conn")).to_have_attribute("data-status", "reconnecting")
     bo.page.context.set_offline(False)  # the seat is Bo's again, and everyone is told

@@ -6,6 +6,7 @@ import { QrCode } from "../components/QrCode";
 import { RabbitIcon } from "../components/Rabbit";
 import { RABBIT_HEX, rabbitHex } from "../components/colors";
 import { useI18n } from "../i18n/context";
+import { errorText } from "../i18n/errors";
 import { api } from "../net/api";
 import type { Send } from "../net/socket";
 import { loadTicket } from "../net/tickets";
@@ -17,6 +18,9 @@ import { RulesSummary } from "./RulesSummary";
 import { Chat } from "../components/Chat";
 import { ReactionsShown } from "../components/Reactions";
 import { OpenTable } from "./PublicRooms";
+
+/** Start refused for too few cards: the lobby says it with both numbers, in place of a toast. */
+export const CARDS_REFUSED = "setup/deck_too_small";
 
 export function joinUrl(code: string): string {
   return `${location.origin}/r/${code}`;
@@ -81,6 +85,7 @@ export function Lobby({ state, send }: { state: ClientState; send: Send }) {
   const blind = undescribed(chosen, decks);
   const chosenCards = decks.filter((d) => chosen.includes(d.slug)).reduce((n, d) => n + d.card_count, 0);
   const canRead = room.bots_can_read;
+  const cardsRefused = state.error?.code === CARDS_REFUSED;
 
   return (
     <main class={`lobby${isHost ? " lobby--host" : ""}`} data-testid="lobby">
@@ -149,9 +154,12 @@ export function Lobby({ state, send }: { state: ClientState; send: Send }) {
             {blind > 0 && blind < chosenCards ? t("lobby.botsBlind", { n: blind }) : t("lobby.botsBlindAll")}
           </p>
         ) : null}
-        {decks.length > 0 && room.cards_needed && chosenCards < room.cards_needed ? (
-          // Said with the numbers before Start refuses it: how many the decks hold, how many the table needs.
-          <p class="alert alert--soft" role="note" data-testid="cards-short">{t("lobby.cardsShort", { have: chosenCards, need: room.cards_needed })}</p>
+        {decks.length > 0 && room.cards_needed && (chosenCards < room.cards_needed || cardsRefused) ? (
+          // Said with the numbers before Start refuses it, and as the refusal itself: how many the
+          // decks hold, how many the table needs (the room's toast leaves this refusal to it).
+          <p class={`alert${cardsRefused ? "" : " alert--soft"}`} role={cardsRefused ? "alert" : "note"} data-testid="cards-short">{t("lobby.cardsShort", { have: chosenCards, need: room.cards_needed })}</p>
+        ) : cardsRefused ? (
+          <p class="alert" role="alert" data-testid="cards-short">{errorText(t, CARDS_REFUSED)}</p>
         ) : null}
         {isHost ? (
           <div class="host-actions">

@@ -10,11 +10,16 @@ import { forgetTicket, loadTicket, saveTicket } from "../net/tickets";
 import type { SeatTicket } from "../protocol";
 import { initialState, lastVersion, reduce, seatName, type ClientState } from "../state/reducer";
 import { Game } from "./Game";
-import { Lobby } from "./Lobby";
+import { CARDS_REFUSED, Lobby } from "./Lobby";
 import { NotFoundBody } from "./NotFound";
 import { Tv } from "./Tv";
 
-/** The latest notice (e.g. the timer played for someone), shown for a few seconds. */
+/** What the "I'm here" panel at the table already tells the player about their own seat: one
+ * message, not a toast besides. */
+const TOLD_AT_THE_TABLE = new Set(["timer/auto_played", "seat/autoplayed"]);
+
+/** The latest notice (e.g. the timer played for someone), shown for a few seconds, at the
+ * bottom of the screen (never over the banner). */
 function NoticeToast({ state }: { state: ClientState }) {
   const { t } = useI18n();
   const notice = state.notices[state.notices.length - 1];
@@ -26,6 +31,7 @@ function NoticeToast({ state }: { state: ClientState }) {
   }, [notice]);
   if (!notice || hidden === notice) return null;
   const self = notice.seat !== null && notice.seat === state.you?.seat;
+  if (self && TOLD_AT_THE_TABLE.has(notice.code) && state.room?.status === "playing") return null;
   const text = t(self ? `notice.you.${notice.code}` : `notice.${notice.code}`, { name: seatName(state.room, notice.seat) });
   return <div class="notice" role="status" data-testid="notice">{text.startsWith("⟦") ? notice.message : text}</div>;
 }
@@ -142,7 +148,7 @@ export function Room({ code, tv }: { code: string; tv: boolean }) {
   return (
     <div class={`page${spectator ? " page--tv" : ""}`}>
       <TopBar>{pill}</TopBar>
-      {state.error && !lost ? (
+      {state.error && !lost && !(room?.status === "lobby" && state.error.code === CARDS_REFUSED) ? (
         <div class="toast" role="alert" data-testid="error">
           <span>{errorText(t, state.error.code)}</span>
           <button class="btn btn-ghost btn-small" onClick={() => dispatch({ kind: "dismiss" })}>{t("common.dismiss")}</button>
