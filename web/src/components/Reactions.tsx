@@ -3,7 +3,7 @@ import { useI18n } from "../i18n/context";
 import type { Send } from "../net/socket";
 import { seatName, type ClientState } from "../state/reducer";
 import { REACTIONS, REACTION_EMOJI, REACTION_MS, setTalkHidden, talkHidden } from "../state/talk";
-import { rabbitHex } from "./colors";
+import { seatHex } from "./colors";
 import "../talk.css";
 
 const HIDDEN_EVENT = "dixit-talk-hidden";
@@ -53,9 +53,8 @@ export function ReactionsShown({ state, big: bigAsked = false }: { state: Client
     <div class={`reactions-shown${big ? " reactions-shown--big" : ""}`} data-testid="reactions-shown">
       <p class="sr-only" aria-live="polite">{newest && live.includes(newest) ? said(newest.seat, newest.reaction) : ""}</p>
       {live.slice(big ? -6 : -3).map((r) => {
-        const seat = state.room?.seats.find((s) => s.id === r.seat);
         return (
-          <span key={r.key} class="reaction-chip" style={{ borderColor: rabbitHex(seat?.colour) }} aria-hidden="true" data-testid="reaction-chip" data-reaction={r.reaction}>
+          <span key={r.key} class="reaction-chip" style={{ borderColor: seatHex(state.room, r.seat) }} aria-hidden="true" data-testid="reaction-chip" data-reaction={r.reaction}>
             <span class="reaction-emoji">{REACTION_EMOJI[r.reaction]}</span>
             <span class="reaction-name">{seatName(state.room, r.seat)}</span>
           </span>

@@ -10,4 +10,38 @@ export const RABBIT_HEX: Record<string, string> = {
   white: "#f7f3ea",
 };
 
+/** The protocol has eight colours and a table up to twelve seats (Odyssey): a seat whose colour an
+ * earlier seat already holds gets the next of these, in seat order, so every client paints the
+ * same twelve rabbits. Chosen to stand apart from the eight and from each other (also for the
+ * common colour blindnesses: light, dark and greyish, not only hue). */
+export const EXTRA_HEX: readonly string[] = ["#17a2a8", "#6b4226", "#1f2a6b", "#9aa0a6"];
+
 export const rabbitHex = (colour: string | undefined): string => RABBIT_HEX[colour ?? ""] ?? "#999";
+
+interface ColouredSeat {
+  id: string;
+  colour?: string | null;
+}
+
+/** Each seat's rabbit colour, distinct for up to twelve seats (see EXTRA_HEX). */
+export function seatColours(seats: readonly ColouredSeat[]): Map<string, string> {
+  const held = new Set<string>();
+  const out = new Map<string, string>();
+  let extra = 0;
+  for (const s of seats) {
+    const c = s.colour ?? "";
+    if (c in RABBIT_HEX && !held.has(c)) {
+      held.add(c);
+      out.set(s.id, RABBIT_HEX[c]!);
+    } else {
+      out.set(s.id, EXTRA_HEX[extra % EXTRA_HEX.length]!);
+      extra += 1;
+    }
+  }
+  return out;
+}
+
+/** One seat's rabbit colour at this table. */
+export function seatHex(room: { seats: readonly ColouredSeat[] } | null | undefined, id: string): string {
+  return seatColours(room?.seats ?? []).get(id) ?? "#999";
+}

@@ -1,6 +1,6 @@
 import { navigate } from "../routes";
 import { RabbitIcon } from "../components/Rabbit";
-import { rabbitHex } from "../components/colors";
+import { seatHex } from "../components/colors";
 import { useI18n } from "../i18n/context";
 import type { T } from "../i18n";
 import type { GameView, RoomState } from "../protocol";
@@ -42,7 +42,7 @@ export function GameOver({ view, room, isHost, send }: { view: GameView; room: R
       <ol class="ranking">
         {ranking.map((p) => (
           <li key={p}>
-            <RabbitIcon color={rabbitHex(room.seats.find((s) => s.id === p)?.colour)} size={26} />
+            <RabbitIcon color={seatHex(room, p)} size={26} />
             <span>{seatName(room, p)}</span>
             <strong>{view.scores[p] ?? 0}</strong>
           </li>

@@ -4,7 +4,7 @@ import { chosenOrDefault, DeckPicker, undescribed } from "../components/DeckPick
 import { LevelSelect, type BotLevel } from "../components/LevelSelect";
 import { QrCode } from "../components/QrCode";
 import { RabbitIcon } from "../components/Rabbit";
-import { RABBIT_HEX, rabbitHex } from "../components/colors";
+import { RABBIT_HEX, rabbitHex, seatHex } from "../components/colors";
 import { useI18n } from "../i18n/context";
 import { errorText } from "../i18n/errors";
 import { api } from "../net/api";
@@ -108,7 +108,7 @@ export function Lobby({ state, send }: { state: ClientState; send: Send }) {
             const seatLevel = seat.bot_level;
             return (
               <li key={seat.id} class={`seat${seat.connected || seat.is_bot ? "" : " is-offline"}`} data-testid="seat">
-                <RabbitIcon color={rabbitHex(seat.colour)} size={34} />
+                <RabbitIcon color={seatHex(room, seat.id)} size={34} />
                 <span class="seat-name" data-testid="seat-name">{seat.name}</span>
                 <span class="badges">
                   {seat.is_host ? <span class="badge badge--host">{t("lobby.host")}</span> : null}

@@ -4,7 +4,7 @@ import { Players } from "../components/Players";
 import { QrCode } from "../components/QrCode";
 import { ScoreTrack } from "../components/ScoreTrack";
 import { Zoom } from "../components/Zoom";
-import { rabbitHex } from "../components/colors";
+import { seatHex } from "../components/colors";
 import { useI18n } from "../i18n/context";
 import { useCardAlt } from "../net/cardText";
 import type { ClientState } from "../state/reducer";
@@ -27,7 +27,7 @@ export function Tv({ state }: { state: ClientState }) {
   const reveal = revealedRound(view);
   const alt = useCardAlt(view.table);
   const tableCards: RowCard[] = view.table.map((id, i) => ({ id, alt: alt(id, t("game.tableCard", { n: i + 1 })), number: i + 1 }));
-  const trackPlayers = view.players.map((id) => ({ id, name: seatName(room, id), color: rabbitHex(room.seats.find((s) => s.id === id)?.colour), score: view.scores[id] ?? 0 }));
+  const trackPlayers = view.players.map((id) => ({ id, name: seatName(room, id), color: seatHex(room, id), score: view.scores[id] ?? 0 }));
   const gained = reveal ? new Map([...roundPoints(reveal)].map(([p, e]) => [p, e.total])) : undefined;
   return (
     <main class="tv" data-testid="tv">
