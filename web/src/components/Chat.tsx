@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { useI18n } from "../i18n/context";
 import type { Send } from "../net/socket";
-import { seatName, type ClientState } from "../state/reducer";
+import { seatName, shownView, type ClientState } from "../state/reducer";
 import { MAX_CHAT_LENGTH } from "../state/talk";
-import { rabbitHex } from "./colors";
+import { seatHex } from "./colors";
 import { ReactionButtons, useTalkHidden } from "./Reactions";
 
 /**
@@ -15,6 +15,10 @@ export function Chat({ state, send, tv: tvAsked = false }: { state: ClientState;
   const tv = tvAsked || state.you?.role === "spectator"; // a spectator's screen is the TV
   const [hidden, setHidden] = useTalkHidden();
   const [text, setText] = useState("");
+  // Team play, during the game: a line may go to the speaker's team only.
+  const gameView = shownView(state);
+  const teamTalk = state.room?.status === "playing" && gameView?.rules.mode === "teams" && gameView.phase !== "over";
+  const [toTeam, setToTeam] = useState(false);
   const log = useRef<HTMLDivElement>(null);
   const talk = state.talk;
   const room = state.room;
@@ -83,7 +87,7 @@ export function Chat({ state, send, tv: tvAsked = false }: { state: ClientState;
     e.preventDefault();
     const line = text.trim();
     if (!line || !send) return;
-    lastSaid.current = { id: send({ type: "say", text: line }), text: line };
+    lastSaid.current = { id: send({ type: "say", text: line, ...(teamTalk && toTeam ? { team: true } : {}) }), text: line };
     setText("");
   }
 
@@ -109,10 +113,11 @@ export function Chat({ state, send, tv: tvAsked = false }: { state: ClientState;
         <ol class="chat-lines">
         {lines.length === 0 ? <li class="muted chat-empty">{t("talk.empty")}</li> : null}
         {lines.map((line) => {
-          const colour = rabbitHex(room?.seats.find((s) => s.id === line.seat)?.colour);
+          const colour = seatHex(room, line.seat);
           return (
-            <li key={line.id} class="chat-line" data-testid="chat-line" data-seat={line.seat}>
+            <li key={line.id} class={`chat-line${line.team ? " chat-line--team" : ""}`} data-testid="chat-line" data-seat={line.seat} data-team={line.team ? "1" : undefined}>
               <span class="chat-name" style={{ borderColor: colour }}>{line.name}</span>
+              {line.team ? <span class="badge badge--team">{t("talk.teamLine")}</span> : null}
               <span class="chat-text">{line.text}</span>
             </li>
           );
@@ -128,6 +133,12 @@ export function Chat({ state, send, tv: tvAsked = false }: { state: ClientState;
             <input id="chat-input" value={text} maxLength={MAX_CHAT_LENGTH} disabled={muted} placeholder={t("talk.placeholder")} autoComplete="off" onInput={(e) => setText(e.currentTarget.value)} data-testid="chat-input" />
             <button type="submit" class="btn btn-small" disabled={muted || !text.trim()} data-testid="chat-send">{t("talk.send")}</button>
           </form>
+          {teamTalk ? (
+            <label class="check chat-team">
+              <input type="checkbox" checked={toTeam} onChange={(e) => setToTeam(e.currentTarget.checked)} data-testid="chat-team" />
+              <span>{t("talk.toTeam")}</span>
+            </label>
+          ) : null}
         </>
       ) : null}
       {canTalk && send && state.you?.is_host && others.length > 0 ? (

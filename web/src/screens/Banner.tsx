@@ -20,7 +20,7 @@ export function turnText(t: T, tn: Turn, room: RoomState): string {
     case "waitClue": return tn.storyteller ? t("turn.waitClue", { name: seatName(room, tn.storyteller) }) : t("turn.claimWait");
     case "yourSubmit": return tn.count > 1 ? t("turn.yourSubmitTwo", { n: tn.count }) : t("turn.yourSubmit");
     case "waitSubmit": return t("turn.waitSubmit", { names: names(room, tn.waiting) });
-    case "yourVote": return t("turn.yourVote");
+    case "yourVote": return t(tn.void ? "turn.yourVoid" : tn.party ? "turn.yourPartyVote" : "turn.yourVote");
     case "waitVote": return t(tn.storyteller ? "turn.storytellerWaitVote" : "turn.waitVote", { names: names(room, tn.waiting) });
     case "over": return t("turn.over");
   }

@@ -5,7 +5,7 @@ import { ScoreTrack } from "../components/ScoreTrack";
 import { Zoom } from "../components/Zoom";
 import { AtTheTable } from "../components/AtTheTable";
 import { useCardAlt } from "../net/cardText";
-import { rabbitHex } from "../components/colors";
+import { seatHex } from "../components/colors";
 import { useI18n } from "../i18n/context";
 import { discardPile, isPending, revealedRound, roundPoints, seatName, shownView, turn, type ClientState } from "../state/reducer";
 import { hintKey, useHints } from "../state/hints";
@@ -42,6 +42,15 @@ function useClosedReveal(code: string, game: number): [number, (round: number) =
   }];
 }
 
+/** Team play: the viewer's partner (partners sit in a row, `team_size` seats a team). */
+export function partnerOf(view: { players: string[]; viewer: string | null; rules: { team_size: number } }): string | null {
+  const size = view.rules.team_size;
+  const at = view.viewer ? view.players.indexOf(view.viewer) : -1;
+  if (size < 2 || at < 0) return null;
+  const first = at - (at % size);
+  return view.players.slice(first, first + size).find((p) => p !== view.viewer) ?? null;
+}
+
 /** A tap this soon after the turn changed was meant for the turn before. */
 const TAP_GUARD_MS = 400;
 
@@ -56,18 +65,23 @@ export function Game({ state, send }: { state: ClientState; send: Send }) {
 
   // A choice never carries over to another turn (someone else claimed the clue, the computer
   // played for us), and a tap that lands just after the turn changed under the finger is dropped.
-  const turnKey = `${view.phase}/${view.round}/${view.storyteller}`;
+  // Party play: the storyteller voids a picture first, then votes (a step of its own).
+  const voiding = view.phase === "vote" && legal.void.length > 0;
+  const turnKey = `${view.phase}/${view.round}/${view.storyteller}/${voiding}`;
   const turnChanged = useRef({ key: turnKey, at: 0 });
   if (turnChanged.current.key !== turnKey) turnChanged.current = { key: turnKey, at: Date.now() };
-  useEffect(() => setSelected([]), [view.phase, view.round, view.storyteller]);
+  useEffect(() => setSelected([]), [view.phase, view.round, view.storyteller, voiding]);
   useEffect(() => setClue(""), [view.round]);
 
   const phase = view.phase;
   const hand = view.hand ?? [];
   const choosableHand = phase === "clue" ? legal.give_clue : phase === "submit" ? legal.submit : [];
-  const need = phase === "submit" ? Math.max(1, legal.submit_count) : 1;
+  /** Odyssey from 7 players: a first vote and an optional second one. */
+  const voteCount = Math.max(1, legal.vote_count);
+  const need = phase === "submit" ? Math.max(1, legal.submit_count) : phase === "vote" && !voiding ? voteCount : 1;
+  const tableChoosable = voiding ? legal.void : legal.vote;
   const alt = useCardAlt([...hand, ...view.table]);
-  const pending = isPending(state, "give_clue") || isPending(state, "submit_cards") || isPending(state, "cast_vote");
+  const pending = isPending(state, "give_clue") || isPending(state, "submit_cards") || isPending(state, "cast_vote") || isPending(state, "void_card");
 
   /** After a choice made with the keyboard that completes the selection, go to the next control. */
   function nextControl(complete: boolean) {
@@ -80,6 +94,8 @@ export function Game({ state, send }: { state: ClientState; send: Send }) {
     if (byKeyboard) nextControl(selected.includes(id) ? false : Math.min(selected.length + 1, need) === need);
     setSelected((cur) => {
       if (cur.includes(id)) return cur.filter((c) => c !== id);
+      // A full vote keeps its first and changes its second; cards handed in slide along.
+      if (cur.length >= need && phase === "vote") return [...cur.slice(0, need - 1), id];
       const next = [...cur, id];
       return next.length > need ? next.slice(next.length - need) : next;
     });
@@ -91,13 +107,30 @@ export function Game({ state, send }: { state: ClientState; send: Send }) {
     choosable: choosableHand.includes(id),
     selected: selected.includes(id),
   }));
+  const partner = view.partner_hand ? partnerOf(view) : null;
+  const partnerCards: RowCard[] = (view.partner_hand ?? []).map((id, i) => ({
+    id,
+    alt: alt(id, cardAlt(t, i)),
+    choosable: choosableHand.includes(id),
+    selected: selected.includes(id),
+  }));
+  const twoVotes = voteCount > 1;
+  /** What a table card is to this player: voided, voted (1st/2nd), being chosen, or theirs. */
+  function tableTag(id: string): string | undefined {
+    if (view.my_void === id) return t("game.voided");
+    if (view.my_vote === id) return t(twoVotes || view.my_second_vote ? "game.yourFirstVote" : "game.yourVote");
+    if (view.my_second_vote === id) return t("game.yourSecondVote");
+    const at = selected.indexOf(id);
+    if (twoVotes && !voiding && at >= 0) return t(at === 0 ? "game.firstVote" : "game.secondVote");
+    return view.my_cards.includes(id) ? t("game.yourCard") : undefined;
+  }
   const tableCards: RowCard[] = view.table.map((id, i) => ({
     id,
     alt: alt(id, t("game.tableCard", { n: i + 1 })),
     number: i + 1,
-    choosable: legal.vote.includes(id),
-    selected: selected.includes(id) || view.my_vote === id,
-    tag: view.my_cards.includes(id) ? t("game.yourCard") : view.my_vote === id ? t("game.yourVote") : undefined,
+    choosable: tableChoosable.includes(id),
+    selected: selected.includes(id) || view.my_vote === id || view.my_second_vote === id,
+    tag: tableTag(id),
   }));
 
   const handSelectable = choosableHand.length > 0;
@@ -108,7 +141,7 @@ export function Game({ state, send }: { state: ClientState; send: Send }) {
       if (face) showWhole(face);
     });
   }
-  const voting = legal.vote.length > 0;
+  const voting = legal.vote.length > 0 || voiding;
   const [dismissed, setDismissed] = useClosedReveal(room.code, room.game_number);
   const [history, setHistory] = useState(false);
   const [hints, setHints] = useHints();
@@ -125,14 +158,15 @@ export function Game({ state, send }: { state: ClientState; send: Send }) {
   useTurnMoment(view, revealing, t);
   const pile = usePileReshuffle(view);
   const teller = view.storyteller ? seatName(room, view.storyteller) : "";
-  const trackPlayers = view.players.map((id) => ({ id, name: seatName(room, id), color: rabbitHex(room.seats.find((s) => s.id === id)?.colour), score: view.scores[id] ?? 0 }));
+  const trackPlayers = view.players.map((id) => ({ id, name: seatName(room, id), color: seatHex(room, id), score: view.scores[id] ?? 0 }));
   const gained = reveal ? new Map([...roundPoints(reveal)].map(([p, e]) => [p, e.total])) : undefined;
   const tableNumber = (id: string) => view.table.indexOf(id) + 1;
 
   function act() {
     if (phase === "clue" && selected[0] && clue.trim()) send({ type: "give_clue", card: selected[0], clue: clue.trim() });
     else if (phase === "submit" && selected.length === need) send({ type: "submit_cards", cards: selected as [string, ...string[]] });
-    else if (phase === "vote" && selected[0]) send({ type: "cast_vote", card: selected[0] });
+    else if (voiding && selected[0]) send({ type: "void_card", card: selected[0] });
+    else if (phase === "vote" && selected[0]) send({ type: "cast_vote", card: selected[0], ...(selected[1] ? { second: selected[1] } : {}) });
     else return;
     // The button goes away with the turn: keep the keyboard where the news is (not on <body>).
     requestAnimationFrame(() => document.getElementById("banner")?.focus());
@@ -161,11 +195,23 @@ export function Game({ state, send }: { state: ClientState; send: Send }) {
         </button>
       </div>
     );
-  } else if (voting) {
+  } else if (voiding) {
     action = (
       <div class="actionbar">
-        <button class="btn btn-primary" onClick={act} disabled={!selected[0] || pending} data-testid="vote">
-          {selected[0] ? t("game.vote", { n: tableNumber(selected[0]) }) : t("game.chooseCard")}
+        <button class="btn btn-primary" onClick={act} disabled={!selected[0] || pending} data-testid="void">
+          {selected[0] ? t("game.void", { n: tableNumber(selected[0]) }) : t("game.chooseCard")}
+        </button>
+      </div>
+    );
+  } else if (voting) {
+    const [first, second] = selected;
+    action = (
+      <div class="actionbar">
+        <button class="btn btn-primary" onClick={act} disabled={!first || pending} data-testid="vote">
+          {!first ? t("game.chooseCard")
+            : second ? t("game.voteTwo", { a: tableNumber(first), b: tableNumber(second) })
+            : twoVotes ? t("game.voteOnly", { n: tableNumber(first) })
+            : t("game.vote", { n: tableNumber(first) })}
         </button>
       </div>
     );
@@ -178,6 +224,12 @@ export function Game({ state, send }: { state: ClientState; send: Send }) {
     <section class={`hand-area${small ? " hand-area--small" : ""}`} key={small ? "hand-small" : "hand"}>
       <h2 class="section-title">{t("game.yourHand")}</h2>
       <CardRow cards={handCards} label={t("game.yourHand")} kind="hand" onSelect={handSelectable ? (id, kb) => toggle(id, choosableHand, kb) : undefined} onZoom={(i) => setZoom({ cards: handCards, index: i, select: handSelectable ? (id) => { toggle(id, choosableHand); showChosen(id); } : undefined })} t={t} />
+      {partner ? (
+        <div class="partner-hand" data-testid="partner-hand">
+          <h2 class="section-title">{t("game.partnerHand", { name: seatName(room, partner) })}</h2>
+          <CardRow cards={partnerCards} label={t("game.partnerHand", { name: seatName(room, partner) })} kind="hand" onSelect={handSelectable ? (id, kb) => toggle(id, choosableHand, kb) : undefined} onZoom={(i) => setZoom({ cards: partnerCards, index: i, select: handSelectable ? (id) => toggle(id, choosableHand) : undefined })} t={t} />
+        </div>
+      ) : null}
     </section>
   );
   const showHand = phase !== "over" && hand.length > 0;
@@ -199,7 +251,13 @@ export function Game({ state, send }: { state: ClientState; send: Send }) {
           {view.table.length > 0 && phase === "vote" ? (
             <section class="table-area" key="table">
               <h2 class="section-title">{t("game.table")}</h2>
-              <CardRow cards={tableCards} label={t("game.table")} kind="table" onSelect={voting ? (id, kb) => toggle(id, legal.vote, kb) : undefined} onZoom={(i) => setZoom({ cards: tableCards, index: i, select: voting ? (id) => toggle(id, legal.vote) : undefined })} t={t} />
+              {/* what this step asks, before the pictures are chosen */}
+              {revealing ? null
+                : voiding ? <p class="note note--step" data-testid="void-hint">{t("game.voidHint")}</p>
+                : voting && twoVotes ? <p class="note note--step" data-testid="two-votes-hint">{t("game.twoVotesHint")}</p>
+                : voting && view.rules.everyone_votes ? <p class="note note--step" data-testid="everyone-votes">{t("game.everyoneVotes")}</p>
+                : null}
+              <CardRow cards={tableCards} label={t("game.table")} kind="table" onSelect={voting ? (id, kb) => toggle(id, tableChoosable, kb) : undefined} onZoom={(i) => setZoom({ cards: tableCards, index: i, select: voting ? (id) => toggle(id, tableChoosable) : undefined })} t={t} />
             </section>
           ) : null}
           {votedNote ? <p class="note" data-testid="voted">{t("game.voted")}</p> : null}
@@ -214,7 +272,8 @@ export function Game({ state, send }: { state: ClientState; send: Send }) {
           {showHand && phase === "vote" ? handSection(true) : null}
           {/* Under the hand, where the turn's scroll leaves the eye: the clock's notes and "I'm here". */}
           {phase !== "over" ? <AtTheTable room={room} view={view} me={state.you?.seat ?? null} send={send} t={t} /> : null}
-          {hints && !revealing && hintKey(turn(view).kind) ? (
+          {/* Party play and two votes: the step's own note, by the table, says what the tip would. */}
+          {hints && !revealing && hintKey(turn(view).kind) && !(phase === "vote" && (twoVotes || view.rules.everyone_votes)) ? (
             <p class="tip" data-testid="tip">
               <span>💡 {t(hintKey(turn(view).kind)!)}</span>{" "}
               <button type="button" class="linkish" onClick={() => setHints(false)} data-testid="tips-off">{t("hint.off")}</button>

@@ -42,16 +42,21 @@ function ReturnToGames() {
   );
 }
 
+type Edition = "classic" | "2021" | "odyssey";
+type Mode = "standard" | "party" | "teams";
+const EDITION_SEATS: Record<Edition, number> = { classic: 6, "2021": 8, odyssey: 12 };
+
 /** Computer players a new room may hold: the edition's seats less the creator's. */
-export function maxBots(edition: "classic" | "2021", maxPlayers: number | null): number {
-  return (maxPlayers ?? (edition === "classic" ? 6 : 8)) - 1;
+export function maxBots(edition: Edition, maxPlayers: number | null): number {
+  return (maxPlayers ?? EDITION_SEATS[edition]) - 1;
 }
 
 export function Home() {
   const { t, lang } = useI18n();
   const [name, setName] = useState(rememberedName());
   const [code, setCode] = useState("");
-  const [edition, setEdition] = useState<"classic" | "2021">("classic");
+  const [edition, setEdition] = useState<Edition>("classic");
+  const [mode, setMode] = useState<Mode>("standard");
   const [lone, setLone] = useState<"default" | "on" | "off">("default");
   const [endAt, setEndAt] = useState("");
   const [maxRounds, setMaxRounds] = useState("");
@@ -75,6 +80,8 @@ export function Home() {
 
   const settings = (): RoomSettings => ({
     edition,
+    // The party and team modes are offered with the Odyssey edition, made for big tables.
+    mode: edition === "odyssey" ? mode : "standard",
     lone_finder_bonus: lone === "default" ? null : lone === "on",
     end_at_score: num(endAt),
     max_rounds: num(maxRounds),
@@ -169,13 +176,25 @@ export function Home() {
             <h2>{t("home.create")}</h2>
             <fieldset class="editions">
               <legend>{t("rules.edition")}</legend>
-              {(["classic", "2021"] as const).map((ed) => (
+              {(["classic", "2021", "odyssey"] as const).map((ed) => (
                 <label key={ed} class={`choice${edition === ed ? " is-on" : ""}`}>
                   <input type="radio" name="edition" value={ed} checked={edition === ed} onChange={() => setEdition(ed)} />
                   <span>{t(`rules.edition.${ed}`)}</span>
                 </label>
               ))}
             </fieldset>
+            {edition === "odyssey" ? (
+              <fieldset class="editions modes" data-testid="modes">
+                <legend>{t("rules.mode")}</legend>
+                {(["standard", "party", "teams"] as const).map((m) => (
+                  <label key={m} class={`choice${mode === m ? " is-on" : ""}`}>
+                    <input type="radio" name="mode" value={m} checked={mode === m} onChange={() => setMode(m)} aria-describedby="mode-about" data-testid={`mode-${m}`} />
+                    <span>{t(`rules.mode.${m}`)}</span>
+                  </label>
+                ))}
+                <p class="hint" id="mode-about" data-testid="mode-about">{t(`rules.mode.${mode}.about`)}</p>
+              </fieldset>
+            ) : null}
             <label class="field field--inline">
               <span>{t("rules.bots")}</span>
               <input type="number" min={0} max={botCap} value={bots} onInput={(e) => setBots(Math.max(0, Math.min(botCap, parseInt(e.currentTarget.value, 10) || 0)))} aria-describedby="bots-limit" data-testid="bots" />
@@ -210,7 +229,7 @@ export function Home() {
               </label>
               <label class="field field--inline">
                 <span>{t("rules.maxPlayers")}</span>
-                <input type="number" min={3} max={8} value={maxPlayers} placeholder={t("rules.default")} onInput={(e) => setMaxPlayers(e.currentTarget.value)} />
+                <input type="number" min={3} max={EDITION_SEATS[edition]} value={maxPlayers} placeholder={t("rules.default")} onInput={(e) => setMaxPlayers(e.currentTarget.value)} />
               </label>
               <label class="field field--inline">
                 <span>{t("rules.clueMax")}</span>

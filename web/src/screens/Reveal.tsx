@@ -1,13 +1,13 @@
 import { useEffect, useRef } from "preact/hooks";
 import { CardRow, type RowCard } from "../components/CardRow";
 import { RabbitIcon } from "../components/Rabbit";
-import { rabbitHex } from "../components/colors";
+import { seatHex } from "../components/colors";
 import { useI18n } from "../i18n/context";
 import { useCardAlt } from "../net/cardText";
 import type { T } from "../i18n";
 import type { RoomState, RoundResult } from "../protocol";
 import { roundPoints, seatName } from "../state/reducer";
-import { ClueBubble, names } from "./Banner";
+import { ClueBubble } from "./Banner";
 
 export function cardAlt(t: T, index: number): string {
   return t("game.cardAlt", { n: index + 1 });
@@ -21,15 +21,20 @@ export function RoundBody({ result, room, onZoom }: { result: RoundResult; room:
   const alt = useCardAlt(result.table);
   const points = roundPoints(result);
   const owner = new Map(result.owners.map((o) => [o.card, o.player]));
+  // Two votes each (Odyssey, 7+): a voter's votes are listed first vote first; each token says which.
+  const token = voteTokens(result.votes);
+  const twoVotes = token.some((n) => n === 2);
   const cards: RowCard[] = result.table.map((id, i) => {
-    const voters = result.votes.filter((v) => v.card === id).map((v) => v.player);
+    const votes = result.votes.map((v, at) => ({ ...v, n: token[at]! })).filter((v) => v.card === id);
+    const voters = votes.map((v) => v.player);
     const who = owner.get(id) ?? "";
     const teller = id === result.storyteller_card;
+    const voided = id === result.void;
     return {
       id,
       alt: alt(id, cardAlt(t, i)),
       number: i + 1,
-      tag: teller ? t("reveal.storytellerCard", { name: seatName(room, who) }) : undefined,
+      tag: teller ? t("reveal.storytellerCard", { name: seatName(room, who) }) : voided ? t("game.voided") : undefined,
       selected: teller,
       extra: (
         <div class="reveal-info">
@@ -37,13 +42,17 @@ export function RoundBody({ result, room, onZoom }: { result: RoundResult; room:
             <span class="reveal-owner">
               <span class="reveal-owner-long">{t("reveal.owner", { name: seatName(room, who) })}</span>
               {/* the TV: the owner's rabbit and name only, large, in a card's narrow column */}
-              <span class="reveal-owner-short" aria-hidden="true"><RabbitIcon color={rabbitHex(room.seats.find((s) => s.id === who)?.colour)} size={26} />{seatName(room, who)}</span>
+              <span class="reveal-owner-short" aria-hidden="true"><RabbitIcon color={seatHex(room, who)} size={26} />{seatName(room, who)}</span>
             </span>
           ) : null}
-          <span class="sr-only">{voters.length ? t("reveal.votedBy", { names: names(room, voters) }) : t("reveal.noVotes")}</span>
+          {voided ? <span class="reveal-void" data-testid="reveal-void">{t("reveal.voided")}</span> : null}
+          <span class="sr-only">{voters.length ? t("reveal.votedBy", { names: votes.map((v) => v.n === 2 ? t("reveal.secondVote", { name: seatName(room, v.player) }) : seatName(room, v.player)).join(", ") }) : t("reveal.noVotes")}</span>
           <span class="voters" aria-hidden="true">
-            {voters.map((v) => (
-              <span class="voter" key={v}><RabbitIcon color={rabbitHex(room.seats.find((s) => s.id === v)?.colour)} size={18} />{seatName(room, v)}</span>
+            {votes.map((v) => (
+              <span class={`voter${v.n === 2 ? " voter--second" : ""}`} key={`${v.player}/${v.n}`} data-testid="voter" data-vote={v.n}>
+                <RabbitIcon color={seatHex(room, v.player)} size={18} /><span class="voter-name">{seatName(room, v.player)}</span>
+                {twoVotes ? <span class="vote-token" title={t(v.n === 2 ? "game.secondVote" : "game.firstVote")}>{v.n}</span> : null}
+              </span>
             ))}
           </span>
         </div>
@@ -61,7 +70,7 @@ export function RoundBody({ result, room, onZoom }: { result: RoundResult; room:
           const entry = points.get(p);
           return (
             <li key={p} data-testid="round-point" data-player={p}>
-              <RabbitIcon color={rabbitHex(room.seats.find((s) => s.id === p)?.colour)} size={22} />
+              <RabbitIcon color={seatHex(room, p)} size={22} />
               <strong>{seatName(room, p)}</strong>
               <span class="points-total">+{entry?.total ?? 0}</span>
               <span class="points-why">
@@ -96,6 +105,16 @@ export function Reveal({ result, room, onZoom, onClose }: { result: RoundResult;
       ) : null}
     </section>
   );
+}
+
+/** Which of its voter's votes each vote is (1 or 2): a voter with two is listed twice, first vote first. */
+export function voteTokens(votes: readonly { player: string }[]): number[] {
+  const seen = new Map<string, number>();
+  return votes.map((v) => {
+    const n = (seen.get(v.player) ?? 0) + 1;
+    seen.set(v.player, n);
+    return n;
+  });
 }
 
 /** The round's players in seat order (the room's seats), whoever owned a card on the table. */

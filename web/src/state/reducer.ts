@@ -187,7 +187,8 @@ export type Turn =
   | { kind: "waitClue"; storyteller: string }
   | { kind: "yourSubmit"; count: number }
   | { kind: "waitSubmit"; waiting: string[] }
-  | { kind: "yourVote" }
+  /** `void`: party play, the storyteller voids a picture first; `party`: everyone votes. */
+  | { kind: "yourVote"; void?: boolean; party?: boolean }
   | { kind: "waitVote"; waiting: string[]; storyteller: boolean }
   | { kind: "over" };
 
@@ -206,7 +207,8 @@ export function turn(view: GameView | null): Turn {
       if (legal.submit.length > 0) return { kind: "yourSubmit", count: legal.submit_count };
       return { kind: "waitSubmit", waiting: view.waiting_for };
     case "vote":
-      if (legal.vote.length > 0) return { kind: "yourVote" };
+      if (legal.void.length > 0) return { kind: "yourVote", void: true };
+      if (legal.vote.length > 0) return view.rules.everyone_votes ? { kind: "yourVote", party: true } : { kind: "yourVote" };
       return {
         kind: "waitVote",
         waiting: view.waiting_for,
