@@ -164,6 +164,13 @@ class Seat:
     def _id(self, kind: str) -> str:
         return f"{kind}{next(self.ids)}"
 
+    async def _read_for(self, seconds: float) -> None:
+        """Read what arrives for ``seconds`` (``drain`` waits for a quiet moment instead)."""
+        end = time.monotonic() + seconds
+        with contextlib.suppress(TimeoutError):
+            while (left := end - time.monotonic()) > 0:
+                await self.client.recv(left)
+
     async def _step(self, tally: Tally) -> None:
         room = self.client.room or {}
         reveal = room.get("reveal")
@@ -173,9 +180,9 @@ class Seat:
             return
         move = None if self.lazy else self.client.legal_move(self.rng)
         if move is None or room.get("status") != "playing":
-            await self.client.drain(0.2)
+            await self._read_for(0.2)
             return
-        await self.client.drain(self.rng.uniform(0.3, 0.8))  # a quick person's pace
+        await self._read_for(self.rng.uniform(0.3, 0.8))  # a quick person's pace
         move = self.client.legal_move(self.rng)  # the table may have moved meanwhile
         if move is None:
             return
