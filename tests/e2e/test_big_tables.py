@@ -104,6 +104,11 @@ def test_two_votes_on_a_phone_at_twelve_seats_and_the_tv(opened: Any, server: st
     for sel in (".player-name", ".voter", ".reveal-owner", ".points strong"):
         assert min_px(tvp, sel) >= 28, sel
     assert tvp.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    # ...on one screen: every picture, the last player's points and the room code in sight.
+    for card in tvp.locator("[data-testid=reveal] [data-testid=table-card]").all():
+        expect(card).to_be_in_viewport()
+    expect(tvp.get_by_test_id("round-point").last).to_be_in_viewport()
+    expect(tvp.get_by_test_id("tv-code")).to_be_in_viewport()
     page.get_by_test_id("reveal-close").click()
 
     # A computer tells; Ann hands in a card, then has two votes.
@@ -112,6 +117,13 @@ def test_two_votes_on_a_phone_at_twelve_seats_and_the_tv(opened: Any, server: st
     page.get_by_test_id("submit").click()
     wait_turn(ann, "yourVote")
     expect(page.locator("[data-testid=table] [data-testid=table-card]")).to_have_count(12)
+    # The TV while the votes come in: twelve pictures and twelve players on one screen.
+    tv_table = tvp.locator("[data-testid=table] [data-testid=table-card]")
+    expect(tv_table).to_have_count(12)
+    for card in tv_table.all():
+        expect(card).to_be_in_viewport(ratio=1)
+    expect(tvp.get_by_test_id("player").last).to_be_in_viewport(ratio=1)
+    expect(tvp.get_by_test_id("tv-code")).to_be_in_viewport(ratio=1)
     expect(page.get_by_test_id("two-votes-hint")).to_be_visible()
     votable = choosable(ann, "table")
     first, second, third = (votable.nth(i).locator("xpath=..") for i in range(3))

@@ -128,17 +128,17 @@ export function Chat({ state, send, tv: tvAsked = false }: { state: ClientState;
         <>
           {muted ? <p class="note chat-muted" role="status" data-testid="chat-muted">{t("talk.muted")}</p> : null}
           <ReactionButtons send={send} disabled={muted} />
-          <form class="chat-form" onSubmit={say}>
-            <label class="sr-only" for="chat-input">{t("talk.label")}</label>
-            <input id="chat-input" value={text} maxLength={MAX_CHAT_LENGTH} disabled={muted} placeholder={t("talk.placeholder")} autoComplete="off" onInput={(e) => setText(e.currentTarget.value)} data-testid="chat-input" />
-            <button type="submit" class="btn btn-small" disabled={muted || !text.trim()} data-testid="chat-send">{t("talk.send")}</button>
-          </form>
           {teamTalk ? (
             <label class="check chat-team">
               <input type="checkbox" checked={toTeam} onChange={(e) => setToTeam(e.currentTarget.checked)} data-testid="chat-team" />
               <span>{t("talk.toTeam")}</span>
             </label>
           ) : null}
+          <form class="chat-form" onSubmit={say}>
+            <label class="sr-only" for="chat-input">{t("talk.label")}</label>
+            <input id="chat-input" value={text} maxLength={MAX_CHAT_LENGTH} disabled={muted} placeholder={t("talk.placeholder")} autoComplete="off" onInput={(e) => setText(e.currentTarget.value)} data-testid="chat-input" />
+            <button type="submit" class="btn btn-small" disabled={muted || !text.trim()} data-testid="chat-send">{t("talk.send")}</button>
+          </form>
         </>
       ) : null}
       {canTalk && send && state.you?.is_host && others.length > 0 ? (

@@ -19,10 +19,10 @@ export function Players({ view, room, gained }: { view: GameView; room: RoomStat
           <li key={id} class={`player${waiting ? " is-waiting" : ""}${teller ? " is-teller" : ""}${id === view.viewer ? " is-me" : ""}${seat && !seat.connected && !seat.is_bot ? " is-offline" : ""}`} data-testid="player" data-player={id} data-waiting={waiting ? "1" : "0"}>
             <RabbitIcon color={seatHex(room, id)} size={26} />
             <span class="player-name">{seat?.name ?? id}</span>
-            {team ? <span class={`badge badge--team team-${team % 2 ? "odd" : "even"}`} data-testid="player-team">{t("game.team", { n: team })}</span> : null}
             <span class="player-score" data-testid="player-score">{view.scores[id] ?? 0}</span>
             {plus ? <span class="player-gain">+{plus}</span> : null}
             <span class="player-status">
+              {team ? <span class={`badge badge--team team-${team % 2 ? "odd" : "even"}`} data-testid="player-team">{t("game.team", { n: team })}</span> : null}
               {teller ? <span class="badge badge--teller" title={t("game.storyteller")}>✎ {t("game.storyteller")}</span> : null}
               {acted ? <span class="badge badge--done">✓ {t("game.acted")}</span> : null}
               {waiting && !teller ? <span class="badge badge--wait">… {t("game.waiting")}</span> : null}
