@@ -30,9 +30,11 @@ from e2e_helpers import (
 )
 from e2e_server import CHROMIUM, CHROMIUM_ARGS, ROOT, committed_decks, start_server, stop_server
 from playwright.sync_api import expect, sync_playwright
+from screenshots_big import capture as big_tables
 from screenshots_clock import clock_screens
 from screenshots_languages import languages
 from screenshots_newcomer import capture as newcomer
+from screenshots_newcomer2 import capture as newcomer2
 
 OUT = ROOT / "docs" / "screenshots"
 
@@ -187,6 +189,8 @@ def main() -> int:
                 clock_screens(browser, base)
                 host.close()
                 newcomer(browser, base)
+                big_tables(browser, base)
+                newcomer2(browser, base)
                 shrink_wide()
                 browser.close()
         finally:

@@ -1,0 +1,115 @@
+"""Screens of a big table (#31), 12 seats under the Odyssey rules: the two-vote vote on a phone,
+the reveal on a 1920x1080 TV with 12 pictures, the party's void and the teams' partner hand.
+
+    make web-build && .venv/bin/python tests/e2e/screenshots_big.py
+
+Writes docs/screenshots/big-*.jpg (also part of tests/e2e/screenshots.py's run).
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from e2e_helpers import PHONE, Player, choosable, open_player, start, wait_turn
+from e2e_server import CHROMIUM, CHROMIUM_ARGS, ROOT, committed_decks, start_server, stop_server
+from playwright.sync_api import expect, sync_playwright
+from test_big_tables import TV, pick, seated, tell
+
+OUT = ROOT / "docs" / "screenshots"
+
+
+def shot(p: Player, name: str, *, full: bool = False) -> None:
+    p.page.wait_for_timeout(1300)  # rabbits hop, images decode
+    p.page.evaluate(
+        "Promise.all([...document.images].map(i => i.complete ? 0 : i.decode().catch(() => 0)))"
+    )
+    path = OUT / f"{name}.jpg"
+    p.page.screenshot(path=str(path), full_page=full, type="jpeg", quality=75)
+    print("wrote", path.relative_to(ROOT))
+
+
+def two_votes(browser: Any, base: str) -> None:
+    ann = open_player(browser, base, "Ann", viewport=PHONE, mobile=True)
+    code = seated(ann, base, edition="odyssey", bots=11, first_storyteller="host")
+    tv = open_player(browser, base, "TV", viewport=TV)
+    tv.page.goto(f"/r/{code}/tv")
+    start(ann, 12)
+    tell(ann, "a lighthouse in the fog")
+    expect(tv.page.get_by_test_id("reveal")).to_be_visible(timeout=60_000)
+    tv.page.wait_for_timeout(2500)
+    shot(tv, "big-tv-reveal")
+    ann.page.get_by_test_id("reveal-close").click()
+    wait_turn(ann, "yourSubmit")
+    pick(ann, "hand", 0)
+    ann.page.get_by_test_id("submit").click()
+    wait_turn(ann, "yourVote")
+    pick(ann, "table", 1)
+    pick(ann, "table", 4)
+    choosable(ann, "table").nth(1).scroll_into_view_if_needed()
+    ann.page.evaluate("scrollBy(0, -60)")
+    shot(ann, "big-phone-vote")
+    expect(tv.page.locator("[data-testid=table] [data-testid=table-card]")).to_have_count(12)
+    shot(tv, "big-tv-vote")
+    for p in (ann, tv):
+        p.close()
+
+
+def party(browser: Any, base: str) -> None:
+    ann = open_player(browser, base, "Ann", viewport=PHONE, mobile=True)
+    seated(ann, base, edition="odyssey", mode="party", bots=11, first_storyteller="host")
+    start(ann, 12)
+    tell(ann, "a crowd at a fair")
+    wait_turn(ann, "yourVote")
+    pick(ann, "table", 3)
+    ann.page.get_by_test_id("void").scroll_into_view_if_needed()
+    shot(ann, "big-phone-void")
+    ann.close()
+
+
+def teams(browser: Any, base: str) -> None:
+    ann = open_player(browser, base, "Ann", viewport=PHONE, mobile=True)
+    seated(ann, base, edition="odyssey", mode="teams", bots=11, first_storyteller="host")
+    start(ann, 12)
+    wait_turn(ann, "yourClue")
+    shot(ann, "big-phone-teams")
+    ann.page.get_by_test_id("chat-team").check()
+    ann.page.get_by_test_id("chat-input").fill("the blue one, trust me")
+    ann.page.get_by_test_id("chat-send").click()
+    expect(ann.page.locator("[data-testid=chat-line][data-team='1']")).to_be_visible()
+    ann.page.get_by_test_id("chat-line").last.scroll_into_view_if_needed()
+    shot(ann, "big-phone-team-chat")
+    ann.close()
+
+
+def capture(browser: Any, base: str) -> None:
+    two_votes(browser, base)
+    party(browser, base)
+    teams(browser, base)
+
+
+def main() -> int:
+    OUT.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        proc, base, log = start_server(
+            Path(tmp), Path(tmp) / "server.log", bot_delay=0.2, decks=committed_decks(Path(tmp))
+        )
+        try:
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+                capture(browser, base)
+                browser.close()
+            from screenshots import shrink_wide
+
+            shrink_wide()
+        finally:
+            stop_server(proc, log)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
