@@ -99,7 +99,7 @@ class Server:
 
 @dataclass
 class Tally:
-    acked: set[tuple[str, str]] = field(default_factory=set)  # (seat, command id), game moves
+    acked: set[tuple[str, str, str]] = field(default_factory=set)  # (room, seat, command id)
     finished: list[float] = field(default_factory=list)  # when each game ended (monotonic)
     refused: dict[str, int] = field(default_factory=dict)
 
@@ -139,8 +139,8 @@ class Seat:
         body = dict(body)
         answer = await self.client.command(body.pop("type"), command_id=body.pop("id"), **body)
         if answer["type"] == "ack":
-            if answer["id"].startswith("m"):
-                tally.acked.add((str(self.client.seat), answer["id"]))
+            if answer["id"].startswith("m"):  # a game move
+                tally.acked.add((self.client.code, str(self.client.seat), answer["id"]))
         else:
             tally.refused[answer["code"]] = tally.refused.get(answer["code"], 0) + 1
 
@@ -291,12 +291,13 @@ def _seed_rooms(path: Path, count: int) -> None:
     db.close()
 
 
-def _lost(path: Path, acked: set[tuple[str, str]]) -> int:
+def _lost(path: Path, acked: set[tuple[str, str, str]]) -> int:
     db = sqlite3.connect(path, timeout=30)
     try:
-        stored = set(
-            db.execute("SELECT actor, command_id FROM events WHERE command_id IS NOT NULL")
+        rows = db.execute(
+            "SELECT stream, actor, command_id FROM events WHERE command_id IS NOT NULL"
         )
+        stored = {(stream.split(":")[0], actor, cid) for stream, actor, cid in rows}
     finally:
         db.close()
     return len(acked - stored)
