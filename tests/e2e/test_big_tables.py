@@ -6,7 +6,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from e2e_helpers import PHONE, Player, api, choosable, settled, start, wait_turn
+from e2e_helpers import (
+    PHONE,
+    Player,
+    api,
+    assert_accessible,
+    choosable,
+    settled,
+    start,
+    wait_turn,
+)
 from playwright.sync_api import expect
 
 TV = {"width": 1920, "height": 1080}
@@ -142,6 +151,7 @@ def test_two_votes_on_a_phone_at_twelve_seats_and_the_tv(opened: Any, server: st
     second.locator(".card-face").click()
     n1, n2 = (c.locator(".card-number").inner_text().strip() for c in (first, second))
     expect(page.get_by_test_id("vote")).to_have_text(f"Vote for cards {n1} and {n2}")
+    assert_accessible(page)
     # The button is on the phone's screen with twelve pictures.
     expect(page.get_by_test_id("vote")).to_be_in_viewport()
     page.get_by_test_id("vote").click()
@@ -166,6 +176,7 @@ def test_party_the_storyteller_voids_a_picture_then_votes(opened: Any, server: s
     wait_turn(ann, "yourVote")
     expect(page.get_by_test_id("void-hint")).to_be_visible()
     expect(page.get_by_test_id("banner")).to_contain_text("Void one picture")
+    assert_accessible(page)
     expect(page.get_by_test_id("vote")).to_have_count(0)
     pick(ann, "table", 3)
     voided = choosable(ann, "table").nth(3).locator("xpath=..")
@@ -214,6 +225,7 @@ def test_teams_the_partner_hand_and_the_team_chat(opened: Any, server: str) -> N
     page.get_by_test_id("chat-send").click()
     line = page.locator("[data-testid=chat-line][data-team='1']")
     expect(line).to_contain_text("the blue one, trust me")
+    assert_accessible(page)
     toggle.uncheck()
     page.get_by_test_id("chat-input").fill("hello everyone")
     page.get_by_test_id("chat-send").click()
