@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EXTRA_HEX, RABBIT_HEX, seatColours } from "../src/components/colors";
-import { partnerOf } from "../src/screens/Game";
+import { partnerOf, tableTagKey } from "../src/screens/Game";
 import { maxBots } from "../src/screens/Home";
 import { voteTokens } from "../src/screens/Reveal";
 
@@ -50,5 +50,25 @@ describe("team play", () => {
   it("has no partner outside team play or for a spectator", () => {
     expect(partnerOf({ players, viewer: "p1", rules: { team_size: 1 } })).toBeNull();
     expect(partnerOf({ players, viewer: null, rules: { team_size: 2 } })).toBeNull();
+  });
+});
+
+describe("the table's tags in the vote", () => {
+  const none = { my_void: null, my_vote: null, my_second_vote: null, my_cards: ["mine"] };
+  it("says 1st and 2nd on the pictures being chosen, in the order chosen", () => {
+    expect(tableTagKey("b", none, ["b", "a"], true)).toBe("game.firstVote");
+    expect(tableTagKey("a", none, ["b", "a"], true)).toBe("game.secondVote");
+    expect(tableTagKey("c", none, ["b", "a"], true)).toBeNull();
+    expect(tableTagKey("mine", none, [], true)).toBe("game.yourCard");
+  });
+  it("says nothing of order with one vote", () => {
+    expect(tableTagKey("b", none, ["b"], false)).toBeNull();
+  });
+  it("marks both votes once sent, and the voided picture", () => {
+    const sent = { ...none, my_vote: "a", my_second_vote: "b" };
+    expect(tableTagKey("a", sent, [], false)).toBe("game.yourFirstVote");
+    expect(tableTagKey("b", sent, [], false)).toBe("game.yourSecondVote");
+    expect(tableTagKey("a", { ...none, my_vote: "a" }, [], false)).toBe("game.yourVote");
+    expect(tableTagKey("v", { ...none, my_void: "v" }, [], false)).toBe("game.voided");
   });
 });

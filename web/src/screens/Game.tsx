@@ -51,6 +51,22 @@ export function partnerOf(view: { players: string[]; viewer: string | null; rule
   return view.players.slice(first, first + size).find((p) => p !== view.viewer) ?? null;
 }
 
+/** What a table card says to this player (an i18n key): voided (party), their vote sent (1st/2nd
+ * where two votes are), a vote being chosen (`chosen`, in order, where `twoVotes`), or their own. */
+export function tableTagKey(
+  id: string,
+  view: { my_void: string | null; my_vote: string | null; my_second_vote: string | null; my_cards: string[] },
+  chosen: string[],
+  twoVotes: boolean,
+): string | null {
+  if (view.my_void === id) return "game.voided";
+  if (view.my_vote === id) return twoVotes || view.my_second_vote ? "game.yourFirstVote" : "game.yourVote";
+  if (view.my_second_vote === id) return "game.yourSecondVote";
+  const at = chosen.indexOf(id);
+  if (twoVotes && at >= 0) return at === 0 ? "game.firstVote" : "game.secondVote";
+  return view.my_cards.includes(id) ? "game.yourCard" : null;
+}
+
 /** A tap this soon after the turn changed was meant for the turn before. */
 const TAP_GUARD_MS = 400;
 
@@ -115,14 +131,9 @@ export function Game({ state, send }: { state: ClientState; send: Send }) {
     selected: selected.includes(id),
   }));
   const twoVotes = voteCount > 1;
-  /** What a table card is to this player: voided, voted (1st/2nd), being chosen, or theirs. */
   function tableTag(id: string): string | undefined {
-    if (view.my_void === id) return t("game.voided");
-    if (view.my_vote === id) return t(twoVotes || view.my_second_vote ? "game.yourFirstVote" : "game.yourVote");
-    if (view.my_second_vote === id) return t("game.yourSecondVote");
-    const at = selected.indexOf(id);
-    if (twoVotes && !voiding && at >= 0) return t(at === 0 ? "game.firstVote" : "game.secondVote");
-    return view.my_cards.includes(id) ? t("game.yourCard") : undefined;
+    const key = tableTagKey(id, view, voiding ? [] : selected, twoVotes);
+    return key ? t(key) : undefined;
   }
   const tableCards: RowCard[] = view.table.map((id, i) => ({
     id,
