@@ -14,7 +14,7 @@ from typing import Any
 from e2e_helpers import PHONE, Player, api, join_by_link, messages, start, wait_turn
 from playwright.sync_api import Page, expect
 from test_fair_timers import join, seat_in_room, start_game
-from test_newcomer import CLUE, LANGUAGES, TV, pick, seated, tell
+from test_newcomer import CLUE, LANGUAGES, TV, pick, seated, shown, tell
 
 EN = messages("en")
 
@@ -128,10 +128,11 @@ def test_a_first_game_tip_is_in_sight_on_a_phone_over_neither_hand_nor_clue(
     for lang in ("en", "pl"):
         m = messages(lang)
         ann = opened("Ann", viewport=PHONE, mobile=True)
-        code = seated(ann, server, bots=2, first_storyteller="host")
+        # Three at the table: two cards each to hand in (a count beside the action bar's button).
+        code = seated(ann, server, bots=1, first_storyteller="host")
         bo = opened("Bo", viewport=PHONE, mobile=True)
         join_by_link(bo, code)
-        start(ann, 4)
+        start(ann, 3)
         for who, turn in ((ann, "yourClue"), (bo, "waitClue")):
             wait_turn(who, turn)
             who.page.get_by_test_id("lang").select_option(lang)
@@ -176,6 +177,11 @@ def test_a_paused_table_says_so_in_the_banner(opened: Any, server: str) -> None:
     page = ann.page
     expect(page.get_by_test_id("away")).to_contain_text(EN["clock.paused"])
     assert api(server, "GET", f"/api/rooms/{code}")["paused"]
+    # The first game's tip waits under the "I'm here" panel, never over it.
+    expect(page.get_by_test_id("tip")).to_be_visible()
+    for part in ("[data-testid=away] p", "[data-testid=here]"):
+        page.locator(part).first.scroll_into_view_if_needed()
+        assert shown(page, part), part
     for lang in LANGUAGES:
         page.get_by_test_id("lang").select_option(lang)
         paused = messages(lang)["turn.paused"]
