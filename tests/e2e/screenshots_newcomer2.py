@@ -170,18 +170,6 @@ def capture(browser: Any, base: str) -> None:
             start_refused(browser, base, lang, Path(tmp))
 
 
-def shrink_mine(width: int = 1280) -> None:
-    """The TV captures stored 1280 px wide, as tests/e2e/screenshots.py stores every wide one."""
-    from PIL import Image
-
-    for path in OUT.glob("newcomer2-*.jpg"):
-        with Image.open(path) as im:
-            if im.width <= width:
-                continue
-            small = im.resize((width, round(im.height * width / im.width)), Image.LANCZOS)
-        small.save(path, quality=82, optimize=True)
-
-
 def main() -> int:
     OUT.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
@@ -193,7 +181,9 @@ def main() -> int:
                 browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
                 capture(browser, base)
                 browser.close()
-            shrink_mine()
+            from screenshots import shrink_wide
+
+            shrink_wide()
         finally:
             stop_server(proc, log)
     return 0
