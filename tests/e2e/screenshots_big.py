@@ -1,5 +1,6 @@
-"""Screens of a big table (#31), 12 seats under the Odyssey rules: the two-vote vote on a phone,
-the reveal on a 1920x1080 TV with 12 pictures, the party's void and the teams' partner hand.
+"""Screens of a big table (#31), 12 seats under the Odyssey rules: the edition and its modes on
+the home, the two-vote vote and its reveal on a phone, the vote and the reveal on a 1920x1080 TV
+with 12 pictures, the party's void and the teams' partner hand and team chat.
 
     make web-build && .venv/bin/python tests/e2e/screenshots_big.py
 
@@ -55,6 +56,15 @@ def two_votes(browser: Any, base: str) -> None:
     shot(ann, "big-phone-vote")
     expect(tv.page.locator("[data-testid=table] [data-testid=table-card]")).to_have_count(12)
     shot(tv, "big-tv-vote")
+    ann.page.get_by_test_id("vote").click()
+    expect(ann.page.get_by_test_id("reveal")).to_be_visible(timeout=60_000)
+    # the table's first row under the sticky banner
+    ann.page.evaluate(
+        "document.querySelector('[data-testid=reveal] [data-testid=table]').scrollIntoView();"
+        "scrollBy(0, -220)"
+    )
+    ann.page.wait_for_timeout(2500)  # the votes fly in after the cards turn over
+    shot(ann, "big-phone-reveal")
     for p in (ann, tv):
         p.close()
 
@@ -86,7 +96,20 @@ def teams(browser: Any, base: str) -> None:
     ann.close()
 
 
+def home(browser: Any, base: str) -> None:
+    """Create a room: the Odyssey edition and its modes, the chosen one explained."""
+    ann = open_player(browser, base, "Ann", viewport=PHONE, mobile=True)
+    ann.page.goto("/")
+    ann.page.get_by_test_id("name").fill("Ann")
+    ann.page.locator("input[name=edition][value='odyssey']").check()
+    ann.page.get_by_test_id("mode-party").check()
+    ann.page.get_by_test_id("modes").scroll_into_view_if_needed()
+    shot(ann, "big-phone-home")
+    ann.close()
+
+
 def capture(browser: Any, base: str) -> None:
+    home(browser, base)
     two_votes(browser, base)
     party(browser, base)
     teams(browser, base)
