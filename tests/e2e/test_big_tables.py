@@ -166,9 +166,13 @@ def test_two_votes_on_a_phone_at_twelve_seats_and_the_tv(opened: Any, server: st
 
 def test_party_the_storyteller_voids_a_picture_then_votes(opened: Any, server: str) -> None:
     ann = opened("Ann", viewport=PHONE, mobile=True)
-    seated(ann, server, edition="odyssey", mode="party", bots=11, first_storyteller="host")
+    code = seated(ann, server, edition="odyssey", mode="party", bots=11, first_storyteller="host")
+    tv = opened("TV", viewport=TV)
+    tv.page.goto(f"/r/{code}/tv")
     start(ann, 12)
     page = ann.page
+    # The TV explains the party's scoring while the clue is thought of.
+    expect(tv.page.get_by_test_id("tv-think")).to_contain_text("secretly voids one picture")
     expect(page.locator("[data-testid=hand] [data-testid=hand-card]")).to_have_count(5)
     tell(ann, "a crowd at a fair")
 
@@ -201,6 +205,8 @@ def test_party_the_storyteller_voids_a_picture_then_votes(opened: Any, server: s
     shown = page.locator(f"[data-testid=reveal] [data-card='{voided_id}']")
     expect(shown.get_by_test_id("reveal-void")).to_be_visible()
     expect(page.locator("[data-testid=reveal] .outcome")).to_contain_text("Party")
+    tv_shown = tv.page.locator(f"[data-testid=reveal] [data-card='{voided_id}']")
+    expect(tv_shown.get_by_test_id("reveal-void")).to_be_visible()
 
 
 def test_teams_the_partner_hand_and_the_team_chat(opened: Any, server: str) -> None:

@@ -46,10 +46,15 @@ export function Tv({ state }: { state: ClientState }) {
             <section class="panel tv-think" data-testid="tv-think">
               <p>✎ {turnText(t, turn(view), room)}</p>
               <ul class="tv-rules">
-                <li>{t("help.aim")}</li>
-                <li>{t("help.score.some")}</li>
-                <li>{t("help.score.all")}</li>
-                <li>{t("help.score.votes")}</li>
+                {/* party play scores otherwise: its own paragraph */}
+                {view.rules.mode === "party" ? <li>{t("rules.mode.party.about")}</li> : (
+                  <>
+                    <li>{t("help.aim")}</li>
+                    <li>{t("help.score.some")}</li>
+                    <li>{t("help.score.all")}</li>
+                    <li>{t("help.score.votes")}</li>
+                  </>
+                )}
               </ul>
             </section>
           ) : null}
