@@ -116,8 +116,8 @@ def test_odyssey_rounds_carry_second_votes_and_the_void_and_re_score(tmp_path, m
     # A second vote taken back, or the void moved onto a card two voters share, no longer
     # gives the recorded points.
     lines = path.read_text(encoding="utf-8").splitlines()
-    for at, line in enumerate(lines):
-        row = json.loads(line)
+    for at in range(len(lines)):
+        row = json.loads(lines[at])
         if mode == "party":
             shared = [v for v in row["votes"] if row["votes"].count(v) > 1 and v != row["void"]]
             if shared:
