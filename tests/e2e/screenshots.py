@@ -8,7 +8,6 @@ Starts a real ``dixit serve`` (temporary database) and plays a short game in hea
 from __future__ import annotations
 
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -28,15 +27,14 @@ from e2e_helpers import (
     vote,
     wait_turn,
 )
-from e2e_server import CHROMIUM, CHROMIUM_ARGS, ROOT, committed_decks, start_server, stop_server
-from playwright.sync_api import expect, sync_playwright
+from e2e_server import ROOT
+from playwright.sync_api import expect
+from screenshot_run import OUT, run
 from screenshots_big import capture as big_tables
 from screenshots_clock import clock_screens
 from screenshots_languages import languages
 from screenshots_newcomer import capture as newcomer
 from screenshots_newcomer2 import capture as newcomer2
-
-OUT = ROOT / "docs" / "screenshots"
 
 
 def shot(p: Player, name: str, *, full: bool = False) -> None:
@@ -135,18 +133,6 @@ def device_run(browser: Any, base: str, device: str) -> None:
         p.close()
 
 
-def shrink_wide(width: int = 1280) -> None:
-    """Keep the repository small: TV captures (1920 px) are stored 1280 px wide."""
-    from PIL import Image
-
-    for path in OUT.glob("*.jpg"):
-        with Image.open(path) as im:
-            if im.width <= width:
-                continue
-            small = im.resize((width, round(im.height * width / im.width)), Image.LANCZOS)
-        small.save(path, quality=82, optimize=True)
-
-
 def italian(browser: Any, base: str) -> None:
     """The home page and a lobby with computer players on an Italian phone."""
     p = open_player(browser, base, "Ann", viewport=PHONE, mobile=True, locale="it-IT")
@@ -170,32 +156,21 @@ def open_table(browser: Any, base: str) -> Player:
     return p
 
 
+def everything(browser: Any, base: str) -> None:
+    host = open_table(browser, base)
+    for device in ("desktop", "phone"):
+        device_run(browser, base, device)
+    italian(browser, base)
+    languages(browser, base)
+    clock_screens(browser, base)
+    host.close()
+    newcomer(browser, base)
+    big_tables(browser, base)
+    newcomer2(browser, base)
+
+
 def main() -> int:
-    OUT.mkdir(parents=True, exist_ok=True)
-    for old in OUT.glob("*.*"):
-        old.unlink()
-    with tempfile.TemporaryDirectory() as tmp:
-        proc, base, log = start_server(
-            Path(tmp), Path(tmp) / "server.log", bot_delay=0.2, decks=committed_decks(Path(tmp))
-        )
-        try:
-            with sync_playwright() as pw:
-                browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-                host = open_table(browser, base)
-                for device in ("desktop", "phone"):
-                    device_run(browser, base, device)
-                italian(browser, base)
-                languages(browser, base)
-                clock_screens(browser, base)
-                host.close()
-                newcomer(browser, base)
-                big_tables(browser, base)
-                newcomer2(browser, base)
-                shrink_wide()
-                browser.close()
-        finally:
-            stop_server(proc, log)
-    return 0
+    return run(everything, clear=True)
 
 
 if __name__ == "__main__":

@@ -12,17 +12,16 @@ from __future__ import annotations
 
 import json
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from e2e_helpers import DESKTOP, PHONE, Player, api, messages, open_player
-from e2e_server import CHROMIUM, CHROMIUM_ARGS, ROOT, committed_decks, start_server, stop_server
-from playwright.sync_api import expect, sync_playwright
+from e2e_server import ROOT
+from playwright.sync_api import expect
+from screenshot_run import OUT, run
 
-OUT = ROOT / "docs" / "screenshots"
 LOCALES = {"en": "en-GB", "pl": "pl-PL"}
 NAMES = {"en": ("Ann", "Bo"), "pl": ("Ania", "Bartek")}
 
@@ -112,19 +111,7 @@ def _late_with_company(browser: Any, base: str, device: str, lang: str, name: st
 
 
 def main() -> int:
-    OUT.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as tmp:
-        proc, base, log = start_server(
-            Path(tmp), Path(tmp) / "server.log", bot_delay=0.2, decks=committed_decks(Path(tmp))
-        )
-        try:
-            with sync_playwright() as pw:
-                browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-                clock_screens(browser, base)
-                browser.close()
-        finally:
-            stop_server(proc, log)
-    return 0
+    return run(clock_screens)
 
 
 if __name__ == "__main__":

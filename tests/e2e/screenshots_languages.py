@@ -10,7 +10,6 @@ shows a counted string ("2 nuovi messaggi", "2 nowe wiadomości", "2 mensagens n
 from __future__ import annotations
 
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -29,10 +28,10 @@ from e2e_helpers import (
     tell,
     wait_turn,
 )
-from e2e_server import CHROMIUM, CHROMIUM_ARGS, ROOT, committed_decks, start_server, stop_server
-from playwright.sync_api import expect, sync_playwright
+from e2e_server import ROOT
+from playwright.sync_api import expect
+from screenshot_run import OUT, run
 
-OUT = ROOT / "docs" / "screenshots"
 LOCALES = {"it": "it-IT", "pl": "pl-PL", "pt": "pt-PT"}
 # What the players say, in each language: two lines in the lobby, a clue, two lines in the game.
 TALK = {
@@ -123,19 +122,7 @@ def languages(browser: Any, base: str) -> None:
 
 
 def main() -> int:
-    OUT.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as tmp:
-        proc, base, log = start_server(
-            Path(tmp), Path(tmp) / "server.log", bot_delay=0.2, decks=committed_decks(Path(tmp))
-        )
-        try:
-            with sync_playwright() as pw:
-                browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-                languages(browser, base)
-                browser.close()
-        finally:
-            stop_server(proc, log)
-    return 0
+    return run(languages)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -28,11 +27,11 @@ from e2e_helpers import (
     start,
     wait_turn,
 )
-from e2e_server import CHROMIUM, CHROMIUM_ARGS, ROOT, committed_decks, start_server, stop_server
-from playwright.sync_api import expect, sync_playwright
+from e2e_server import ROOT
+from playwright.sync_api import expect
+from screenshot_run import OUT, run
 from test_newcomer import pick, submit
 
-OUT = ROOT / "docs" / "screenshots"
 TV = {"width": 1920, "height": 1080}
 CLUE = {
     "en": "Love always comes at the worst possible moment, when the kettle is boiling over, the "
@@ -163,22 +162,7 @@ def capture(browser: Any, base: str) -> None:
 
 
 def main() -> int:
-    OUT.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as tmp:
-        proc, base, log = start_server(
-            Path(tmp), Path(tmp) / "server.log", bot_delay=0.2, decks=committed_decks(Path(tmp))
-        )
-        try:
-            with sync_playwright() as pw:
-                browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-                capture(browser, base)
-                browser.close()
-            from screenshots import shrink_wide
-
-            shrink_wide()
-        finally:
-            stop_server(proc, log)
-    return 0
+    return run(capture)
 
 
 if __name__ == "__main__":

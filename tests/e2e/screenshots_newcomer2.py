@@ -21,11 +21,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from e2e_helpers import PHONE, Player, api, join_by_link, open_player, start, wait_turn
-from e2e_server import CHROMIUM, CHROMIUM_ARGS, ROOT, committed_decks, start_server, stop_server
-from playwright.sync_api import expect, sync_playwright
+from e2e_server import ROOT
+from playwright.sync_api import expect
+from screenshot_run import OUT, run
 from test_newcomer import pick
 
-OUT = ROOT / "docs" / "screenshots"
 TV = {"width": 1920, "height": 1080}
 LOCALE = {"en": "en-US", "pl": "pl-PL"}
 CLUE = {
@@ -171,22 +171,7 @@ def capture(browser: Any, base: str) -> None:
 
 
 def main() -> int:
-    OUT.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as tmp:
-        proc, base, log = start_server(
-            Path(tmp), Path(tmp) / "server.log", bot_delay=0.2, decks=committed_decks(Path(tmp))
-        )
-        try:
-            with sync_playwright() as pw:
-                browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-                capture(browser, base)
-                browser.close()
-            from screenshots import shrink_wide
-
-            shrink_wide()
-        finally:
-            stop_server(proc, log)
-    return 0
+    return run(capture)
 
 
 if __name__ == "__main__":
