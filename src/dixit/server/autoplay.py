@@ -239,8 +239,9 @@ class Autoplay:
         """The move of the computer player in ``seat`` (its level; a random one if it fails).
         ``at_once``: a move that is overdue (a timer's, or any in a room taken over from a
         crashed process) does not wait for the card book: until it is built (in the
-        background; a second or more for each room a restart loads) the move is a random
-        legal one."""
+        background; a second or more for each room a restart loads) a card or a vote is a
+        random legal one. A clue always waits for the book: people read it, and random
+        words are no clue."""
         room = self.room
         state = room.state
         assert state is not None
@@ -248,7 +249,8 @@ class Autoplay:
         level = bot_level(seat) or m.DEFAULT_BOT_LEVEL
         try:
             bot = self._bots.get((seat.id, level))
-            if bot is None and not (at_once and self.shelf.book is None):
+            hurried = at_once and state.phase is not Phase.CLUE and self.shelf.book is None
+            if bot is None and not hurried:
                 book = await self.shelf.book_for_game()
                 rng = room_random(room.data.seed, room.data.game_number, 0, seat.id)
                 bot = make_bot(level, rng=rng, lang=room.settings.language, book=book)
