@@ -81,12 +81,13 @@ async def _redis(runs: int) -> list[float]:
 
 
 async def _postgres(runs: int) -> list[float]:
-    from dixit.storage import RoomRecord, StorageError
+    from dixit.storage import StorageError
     from dixit.storage.postgres import PostgresEventStore
 
     s = _services()
     server = s.OwnPostgres()
     times = []
+    streams = (f"B:{n}" for n in itertools.count())  # a new stream per write: never a conflict
     try:
         server.start()
         store = PostgresEventStore(server.url)
@@ -96,12 +97,12 @@ async def _postgres(runs: int) -> list[float]:
             await asyncio.sleep(3.0)
             for _ in range(3):  # the process keeps trying while it is down
                 with contextlib.suppress(StorageError):
-                    await store.save_room(RoomRecord("B", {"run": run}))
+                    await store.append(next(streams), 0, [{"run": run}])
             await asyncio.to_thread(server.start)
             back = time.perf_counter()
             while True:
                 try:
-                    await store.save_room(RoomRecord("B", {"run": run}))
+                    await store.append(next(streams), 0, [{"run": run}])
                     break
                 except StorageError:
                     await asyncio.sleep(0.005)

@@ -40,7 +40,7 @@ def _store_with_games(path: Path) -> str:
         await store.open()
         await store.append("ABCD:1", 0, [event_to_json(e) for e in finished])
         await store.append("ABCD:2", 0, [event_to_json(e) for e in unfinished])
-        await store.save_room(RoomRecord("ABCD", room))
+        await store.put_room(RoomRecord("ABCD", room), 0)
         await store.close()
 
     asyncio.run(fill())

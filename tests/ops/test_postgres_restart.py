@@ -54,11 +54,11 @@ def test_stale_pooled_connections_after_a_quick_restart_cost_no_write(
     async def main() -> None:
         store = PostgresEventStore(own_postgres.url)
         await store.open()
-        await store.save_room(RoomRecord("B", {"v": 0}))
+        await store.put_room(RoomRecord("B", {"v": 0}), 0)
         own_postgres.stop()
         own_postgres.start()
         for v in range(1, 2 * store.size + 1):
-            await store.save_room(RoomRecord("B", {"v": v}))
+            await store.put_room(RoomRecord("B", {"v": v}), v)
         assert await store.load_room("B") == {"v": 2 * store.size}
         assert store.reconnects >= 1  # the restart was met, and healed
         await store.close()

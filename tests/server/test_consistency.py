@@ -369,7 +369,7 @@ class FailingStore:
 
     def __getattr__(self, name: str) -> Any:
         method = getattr(self.store, name)
-        writes = ("append", "put_room", "save_room")
+        writes = ("append", "put_room")
         reads = ("get_room", "load_room", "read", "command_applied")
 
         async def maybe_failing(*args: Any, **kwargs: Any) -> Any:

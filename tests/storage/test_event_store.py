@@ -151,8 +151,8 @@ def test_rooms_upsert_and_list(store_url: str) -> None:
         store = await _opened(store_url)
         code = f"R{uuid.uuid4().hex[:8]}"
         assert await store.load_room(code) is None
-        await store.save_room(RoomRecord(code, {"status": "lobby", "seats": [1]}))
-        await store.save_room(RoomRecord(code, {"status": "playing", "seats": [1, 2]}))
+        await store.put_room(RoomRecord(code, {"status": "lobby", "seats": [1]}), 0)
+        await store.put_room(RoomRecord(code, {"status": "playing", "seats": [1, 2]}), 1)
         assert await store.load_room(code) == {"status": "playing", "seats": [1, 2]}
         await store.append(f"{code}:1", 0, [{"e": 1}], room=RoomRecord(code, {"status": "x"}))
         assert await store.load_room(code) == {"status": "x"}
@@ -168,7 +168,7 @@ def test_sqlite_survives_reopening(tmp_path: Path) -> None:
     async def main() -> None:
         store = await _opened(url)
         await store.append("A:1", 0, [{"n": 1}], command_id="x")
-        await store.save_room(RoomRecord("A", {"ok": True}))
+        await store.put_room(RoomRecord("A", {"ok": True}), 0)
         await store.close()
         again = await _opened(url)
         assert [e.command_id for e in await again.read("A:1")] == ["x"]

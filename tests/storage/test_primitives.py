@@ -75,13 +75,12 @@ def test_room_records_are_compare_and_set(store_url: str) -> None:
             await a.put_room(RoomRecord(code, {"name": "lost update"}), 1)
         found = await a.get_room(code)
         assert found is not None and (found.data, found.version) == ({"name": "y"}, 2)
-        # The old last-writer-wins calls move the version too, so a stale writer still loses.
-        await b.save_room(RoomRecord(code, {"name": "z"}))
+        # An append that carries the record moves its version too, so a stale writer still loses.
+        await b.append(f"{code}:1", 0, [{"e": 1}], room=RoomRecord(code, {"name": "w"}))
         with pytest.raises(VersionConflict):
             await a.put_room(RoomRecord(code, {"name": "stale"}), 2)
-        await b.append(f"{code}:1", 0, [{"e": 1}], room=RoomRecord(code, {"name": "w"}))
         found = await a.get_room(code)
-        assert found is not None and (found.data, found.version) == ({"name": "w"}, 4)
+        assert found is not None and (found.data, found.version) == ({"name": "w"}, 3)
         assert await a.load_room(code) == {"name": "w"}
         await _close(a, b)
 

@@ -35,7 +35,7 @@ def test_a_held_lock_queues_writes_off_the_event_loop(tmp_path: Path) -> None:
         await store.append("A:1", 0, [{"n": 1}])
         outside = _outside_writer(path)
         first = asyncio.create_task(store.append("A:1", 1, [{"n": 2}]))
-        second = asyncio.create_task(store.save_room(RoomRecord("A", {"s": 1})))
+        second = asyncio.create_task(store.put_room(RoomRecord("A", {"s": 1}), 0))
         await asyncio.sleep(0.05)
         # Had a write waited inline for the lock, the loop would have stood still until it
         # gave up or got the lock, and the tasks would be finished by now.

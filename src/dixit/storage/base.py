@@ -192,10 +192,6 @@ class EventStore(Protocol):
         """Events with version > ``after``, oldest first."""
         ...
 
-    async def save_room(self, room: RoomRecord) -> None:
-        """Write the record whatever its version (last writer wins; prefer :meth:`put_room`)."""
-        ...
-
     async def load_room(self, code: str) -> JSONDict | None: ...
 
     async def get_room(self, code: str) -> VersionedRoom | None:

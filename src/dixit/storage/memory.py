@@ -83,9 +83,6 @@ class MemoryEventStore:
         self._updated[room.code] = time.time()
         return version
 
-    async def save_room(self, room: RoomRecord) -> None:
-        self._write_room(room)
-
     async def load_room(self, code: str) -> JSONDict | None:
         found = await self.get_room(code)
         return None if found is None else found.data

@@ -321,12 +321,6 @@ class PostgresEventStore:
 
         return await self._read(read)
 
-    async def save_room(self, room: RoomRecord) -> None:
-        async def write(conn: Conn) -> None:
-            await conn.execute(UPSERT_ROOM, (room.code, Jsonb(room.data)))
-
-        await self._write(write)
-
     async def load_room(self, code: str) -> JSONDict | None:
         async def read(conn: Conn) -> JSONDict | None:
             cursor = await conn.execute("SELECT data FROM dixit_rooms WHERE code = %s", (code,))

@@ -520,15 +520,6 @@ class SQLiteEventStore:
 
         return await self._run(read, read=True)
 
-    async def save_room(self, room: RoomRecord) -> None:
-        text = _dumps(room.data)
-
-        def write(db: sqlite3.Connection) -> None:
-            _upsert_room(db, room.code, text, time.time())
-            self._writes += 1
-
-        await self._run(write)
-
     async def load_room(self, code: str) -> JSONDict | None:
         def read(db: sqlite3.Connection) -> JSONDict | None:
             row = db.execute("SELECT data FROM rooms WHERE code = ?", (code,)).fetchone()
