@@ -9,9 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from dixit.server import lobby
+from dixit.server.errors import ServerError
 from dixit.server.moderation import offensive
+from dixit.server.records import RoomRecordData
 
-from .harness import Client, Message, ServerProcess, create_room, http, join_room
+from .harness import Client, Message, ServerProcess, create_room, http, join_room, seats
 
 
 @pytest.fixture(scope="module")
@@ -79,9 +82,14 @@ def test_an_offensive_name_is_not_listed_and_reports_hide_a_table(proxied: Serve
 
 
 def test_a_kicked_token_stays_out_of_the_room(server: ServerProcess) -> None:
+    """Kicked in the lobby: the token's hello, and a join or a watch that shows it (the
+    browser's X-Dixit-Seats), are refused with room/kicked and change nothing. A browser that
+    shows no token (a fresh one) is a newcomer: it may join (docs/deploy.md)."""
+
     async def main() -> None:
         ann_ticket = create_room(server.base, "Ann")
-        bo_ticket = join_room(server.base, ann_ticket["code"], "Bo")
+        code = ann_ticket["code"]
+        bo_ticket = join_room(server.base, code, "Bo")
         ann, bo = Client(server.ws_base, ann_ticket), Client(server.ws_base, bo_ticket)
         await ann.connect()
         await bo.connect()
@@ -89,8 +97,57 @@ def test_a_kicked_token_stays_out_of_the_room(server: ServerProcess) -> None:
         await bo.close()
         again = Client(server.ws_base, bo_ticket)
         answer = await again.connect()
-        assert (answer["type"], answer["code"]) == ("closed", "auth/bad_token")
+        assert (answer["type"], answer["code"]) == ("closed", "room/kicked")
         await again.close()
+        shown = seats(bo_ticket)
+        for path, body in (("join", {"name": "Bo again"}), ("spectate", {})):
+            status, refused = http(server.base, "POST", f"/api/rooms/{code}/{path}", body, shown)
+            assert (status, refused["code"]) == (403, "room/kicked"), path
+        status, room = http(server.base, "GET", f"/api/rooms/{code}")
+        assert [s["name"] for s in room["seats"]] == ["Ann"] and status == 200
+        other = create_room(server.base, "Cy")  # a kicked token counts in its own room only
+        ok = http(server.base, "POST", f"/api/rooms/{other['code']}/join", {"name": "Bo"}, shown)
+        assert ok[0] == 200
+        assert join_room(server.base, code, "Dee")["seat"]  # a token shown for no seat: joins
         await ann.close()
 
     asyncio.run(main())
+
+
+def test_a_token_kicked_during_a_game_cannot_watch_or_say_hello(server: ServerProcess) -> None:
+    async def main() -> None:
+        host_ticket = create_room(server.base, "Ann", bots=1)
+        code = host_ticket["code"]
+        bo_ticket = join_room(server.base, code, "Bo")
+        host, bo = Client(server.ws_base, host_ticket), Client(server.ws_base, bo_ticket)
+        await host.connect()
+        await bo.connect()
+        assert (await host.command("start_game"))["type"] == "ack"
+        assert (await host.command("kick", seat=bo_ticket["seat"]))["type"] == "ack"
+        await bo.close()
+        again = Client(server.ws_base, bo_ticket)
+        answer = await again.connect()
+        assert (answer["type"], answer["code"]) == ("closed", "room/kicked")
+        await again.close()
+        path = f"/api/rooms/{code}/spectate"
+        status, refused = http(server.base, "POST", path, {}, seats(bo_ticket))
+        assert (status, refused["code"]) == (403, "room/kicked")
+        assert http(server.base, "POST", path, {})[0] == 200  # someone else may watch
+        await host.close()
+
+    asyncio.run(main())
+
+
+def test_a_kick_is_kept_in_the_record_and_bounded() -> None:
+    data = RoomRecordData(code="BCDFGH", seed=1, settings={})
+    for n in range(lobby.MAX_KICKED + 2):
+        data, _ = lobby.add_person(data, "Ann" if n == 0 else f"P{n}", None, f"h{n}", 999)
+    for seat in data.seats[1:]:
+        data = lobby.kick(data, "p1", seat.id, "easy", ())
+    assert len(data.kicked) == lobby.MAX_KICKED and data.kicked[-1] == f"h{lobby.MAX_KICKED + 1}"
+    assert RoomRecordData.from_json(data.to_json()) == data
+    assert lobby.refusal(data, data.kicked[0]) == "room/kicked"
+    assert lobby.refusal(data, "h0") == "auth/bad_token"
+    with pytest.raises(ServerError) as refused:
+        lobby.add_spectator(data, "new", 10, held={data.kicked[3]})
+    assert refused.value.code == "room/kicked"

@@ -18,10 +18,7 @@ from dataclasses import dataclass
 
 from .cards import DeckSummary
 from .records import RoomRecordData
-from .tokens import normalise_code, token_hash
-
-SEATS_HEADER = "x-dixit-seats"
-MAX_SEATS = 16  # seats read from one header: a browser keeps a few
+from .tokens import seats_in, token_hash
 
 
 @dataclass(frozen=True)
@@ -36,16 +33,6 @@ class Viewer:
 
     def owns(self, deck: DeckSummary) -> bool:
         return deck.owner is not None and deck.owner in self.tokens
-
-
-def seats_in(header: str | None) -> list[tuple[str, str]]:
-    """``(code, token)`` pairs of an ``X-Dixit-Seats`` header (at most :data:`MAX_SEATS`)."""
-    pairs = []
-    for item in (header or "").split(",")[:MAX_SEATS]:
-        code, _, token = item.strip().partition(":")
-        if code and token:
-            pairs.append((normalise_code(code), token))
-    return pairs
 
 
 async def viewer(

@@ -15,12 +15,12 @@ from dixit.protocol import messages as m
 from dixit.protocol.codes import ErrorCode as Code
 
 from .cards import DeckSummary, NotImported, UnknownCard, UnknownDeck
-from .deck_access import SEATS_HEADER, Viewer, viewer
+from .deck_access import Viewer, viewer
 from .errors import ServerError
 from .http_errors import ERRORS
 from .hub import Hub
 from .records import RoomRecordData
-from .tokens import token_hash
+from .tokens import SEATS_HEADER, token_hash
 
 
 def deck_info(deck: DeckSummary, mine: bool = False) -> m.DeckInfo:

@@ -17,6 +17,8 @@ from dixit.protocol.codes import ErrorCode as Code
 from .errors import ServerError
 from .records import RoomRecordData, SeatRecord
 
+MAX_KICKED = 200  # tokens a room keeps out; a host who kicks more forgets the oldest
+
 
 def _with_seat(data: RoomRecordData, seat: SeatRecord) -> RoomRecordData:
     seats = tuple(seat if s.id == seat.id else s for s in data.seats)
@@ -52,10 +54,23 @@ def free_colour(data: RoomRecordData) -> str:
     return next((c for c in m.RABBIT_COLOURS if c not in taken), m.RABBIT_COLOURS[0])
 
 
+def require_not_kicked(data: RoomRecordData, held: Collection[str]) -> None:
+    """Refuse someone who shows a token the host kicked from this room (``held``: the hashes
+    of the tokens the asker holds for it). A fresh browser shows none: see docs/deploy.md."""
+    if any(h in data.kicked for h in held):
+        raise ServerError(Code.KICKED, "the host removed you from this room", 403)
+
+
 def add_person(
-    data: RoomRecordData, name: str, colour: str | None, token_hash: str, seat_limit: int
+    data: RoomRecordData,
+    name: str,
+    colour: str | None,
+    token_hash: str,
+    seat_limit: int,
+    held: Collection[str] = (),
 ) -> tuple[RoomRecordData, SeatRecord]:
     """A new seat for a person; the first person is the host. Lobby only."""
+    require_not_kicked(data, held)
     require_lobby(data, "the game has started; watch instead")
     if len(data.seats) >= seat_limit:
         raise ServerError(Code.ROOM_FULL, "every seat is taken", 409)
@@ -100,7 +115,10 @@ def add_computer(
     return new, seat
 
 
-def add_spectator(data: RoomRecordData, token_hash: str, limit: int) -> RoomRecordData:
+def add_spectator(
+    data: RoomRecordData, token_hash: str, limit: int, held: Collection[str] = ()
+) -> RoomRecordData:
+    require_not_kicked(data, held)
     if len(data.spectators) >= limit:
         raise ServerError(Code.SPECTATORS, "too many spectators in this room", 409)
     return dataclasses.replace(data, spectators=(*data.spectators, token_hash))
@@ -163,12 +181,22 @@ def remove_seat(
 def kick(
     data: RoomRecordData, host_id: str, seat_id: str, level: m.BotLevel, online: Collection[str]
 ) -> RoomRecordData:
+    """The host removes a seat (as :func:`remove_seat`); the person's token stays out of the
+    room for good: a hello, a join or a watch that shows it is refused with room/kicked."""
     target = _seat(data, seat_id)
     if target.id == host_id:
         raise ServerError(Code.UNKNOWN_SEAT, "to leave your own seat, use leave")
     if data.status != "lobby" and target.token_hash is None:
         raise ServerError(Code.NOT_IN_LOBBY, "a computer player keeps its seat until the end")
-    return remove_seat(data, seat_id, level, online)
+    new = remove_seat(data, seat_id, level, online)
+    if target.token_hash is None or target.token_hash in data.kicked:
+        return new
+    return dataclasses.replace(new, kicked=(*data.kicked, target.token_hash)[-MAX_KICKED:])
+
+
+def refusal(data: RoomRecordData, token_hash: str) -> Code:
+    """Why a token opens nothing here: kicked by the host, or simply no seat of this room."""
+    return Code.KICKED if token_hash in data.kicked else Code.BAD_TOKEN
 
 
 def set_bot(data: RoomRecordData, seat_id: str, bot: bool, level: m.BotLevel) -> RoomRecordData:

@@ -86,6 +86,7 @@ class RoomRecordData:
     host: str | None = None
     seats: tuple[SeatRecord, ...] = ()
     spectators: tuple[str, ...] = ()  # token hashes
+    kicked: tuple[str, ...] = ()  # token hashes the host kicked: kept out of this room
     next_seat: int = 1
     deadline: DeadlineRecord | None = None
     reveal: RevealRecord | None = None
@@ -98,6 +99,7 @@ class RoomRecordData:
         data = asdict(self)
         data["seats"] = [dict(s) for s in data["seats"]]
         data["spectators"] = list(self.spectators)
+        data["kicked"] = list(self.kicked)
         data["late"] = list(self.late)
         data["played"] = [dict(p) for p in data["played"]]
         data["banks"] = [dict(b) for b in data["banks"]]
@@ -109,6 +111,7 @@ class RoomRecordData:
         data = {k: v for k, v in data.items() if k in _FIELDS}
         data["seats"] = tuple(SeatRecord(**s) for s in data.get("seats", []))
         data["spectators"] = tuple(data.get("spectators", ()))
+        data["kicked"] = tuple(data.get("kicked", ()))
         deadline = data.get("deadline")
         data["deadline"] = DeadlineRecord(**deadline) if deadline else None
         reveal = data.get("reveal")

@@ -1,4 +1,4 @@
-"""Seat tokens and room codes."""
+"""Seat tokens and room codes, and the header by which a browser says which seats it holds."""
 
 from __future__ import annotations
 
@@ -26,3 +26,24 @@ def new_room_code() -> str:
 
 def normalise_code(code: str) -> str:
     return code.strip().upper()
+
+
+SEATS_HEADER = "x-dixit-seats"
+MAX_SEATS = 16  # seats read from one header: a browser keeps a few
+
+
+def seats_in(header: str | None) -> list[tuple[str, str]]:
+    """``(code, token)`` pairs of an ``X-Dixit-Seats: CODE:TOKEN, CODE:TOKEN`` header (at most
+    :data:`MAX_SEATS`). Tokens travel in a header, never in a URL, where logs would keep them."""
+    pairs = []
+    for item in (header or "").split(",")[:MAX_SEATS]:
+        code, _, token = item.strip().partition(":")
+        if code and token:
+            pairs.append((normalise_code(code), token))
+    return pairs
+
+
+def held_for(header: str | None, code: str) -> frozenset[str]:
+    """The hashes of the tokens a request's ``X-Dixit-Seats`` shows for room ``code``."""
+    code = normalise_code(code)
+    return frozenset(token_hash(t) for c, t in seats_in(header) if c == code)
