@@ -21,7 +21,7 @@ from dixit.storage import open_store
 from . import http_errors
 from .cards import card_source
 from .config import ServerConfig
-from .deck_routes import add_deck_routes
+from .deck_routes import Seats, add_deck_routes
 from .health_routes import add_health_routes
 from .http_errors import ERRORS
 from .hub import Hub
@@ -31,6 +31,7 @@ from .retention import sweep_forever
 from .room import Services
 from .security import Guard, socket_admission
 from .static import ClientFiles
+from .tokens import held_for
 from .websocket import STATE_KEY, SocketServices
 from .ws import room_socket
 
@@ -129,16 +130,16 @@ def create_app(config: ServerConfig) -> FastAPI:
     @app.post(
         "/api/rooms/{code}/join", response_model=m.SeatTicket, responses=ERRORS, tags=["rooms"]
     )
-    async def join_room(code: str, body: m.JoinRoomRequest) -> m.SeatTicket:
+    async def join_room(code: str, body: m.JoinRoomRequest, seats: Seats = None) -> m.SeatTicket:
         """Take a seat (in the lobby) with a name and a rabbit colour."""
-        return await hub().join(code, body)
+        return await hub().join(code, body, held_for(seats, code))
 
     @app.post(
         "/api/rooms/{code}/spectate", response_model=m.SeatTicket, responses=ERRORS, tags=["rooms"]
     )
-    async def spectate_room(code: str) -> m.SeatTicket:
+    async def spectate_room(code: str, seats: Seats = None) -> m.SeatTicket:
         """A token to watch the room (no hand is ever shown to it)."""
-        return await hub().spectate(code)
+        return await hub().spectate(code, held_for(seats, code))
 
     @app.get("/api/rooms/{code}", response_model=m.RoomState, responses=ERRORS, tags=["rooms"])
     async def room_info(code: str) -> m.RoomState:

@@ -20,7 +20,7 @@ import gc
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Collection
 
 from dixit.engine import GameError
 from dixit.protocol import messages as m
@@ -279,7 +279,10 @@ class Hub:
             if code not in self.rooms:
                 return code
 
-    async def join(self, code: str, request: m.JoinRoomRequest) -> m.SeatTicket:
+    async def join(
+        self, code: str, request: m.JoinRoomRequest, held: Collection[str] = ()
+    ) -> m.SeatTicket:
+        """A seat for a person; ``held``: hashes of the tokens they show (a kicked one refuses)."""
         token = new_token()
         hashed = token_hash(token)
         seats: list[str] = []
@@ -288,7 +291,9 @@ class Hub:
             def seated(data: RoomRecordData) -> RoomRecordData:
                 # Decided again on the fresh record when another process wrote first.
                 limit = rules_from_settings(room.settings).max_players
-                new, seat = lobby.add_person(data, request.name, request.colour, hashed, limit)
+                new, seat = lobby.add_person(
+                    data, request.name, request.colour, hashed, limit, held
+                )
                 seats.append(seat.id)
                 return new
 
@@ -296,11 +301,11 @@ class Hub:
                 await room.commit(seated)
         return _ticket(room.code, token, "player", seats[-1])
 
-    async def spectate(self, code: str) -> m.SeatTicket:
+    async def spectate(self, code: str, held: Collection[str] = ()) -> m.SeatTicket:
         token = new_token()
         hashed, limit = token_hash(token), self.services.config.limits.max_spectators
         async with self._held(code) as room, room.lock:
-            await room.commit(lambda data: lobby.add_spectator(data, hashed, limit))
+            await room.commit(lambda data: lobby.add_spectator(data, hashed, limit, held))
         return _ticket(room.code, token, "spectator", None)
 
     # ------------------------------------------------------------------ hosts (deck uploads)

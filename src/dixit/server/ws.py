@@ -17,6 +17,7 @@ from dixit.protocol import messages as m
 from dixit.protocol.codes import ErrorCode as Code
 from dixit.protocol.convert import error_json
 
+from . import lobby
 from .connection import Connection
 from .errors import ServerError
 from .hub import Hub
@@ -67,7 +68,8 @@ async def _await_hello(ws: RoomSocket, conn: Connection, room: Room, timeout: fl
                 return False
             who = await room.admit(msg.token)
             if who is None:
-                conn.send(m.Closed(code=Code.BAD_TOKEN, message="this token opens no seat here"))
+                code = lobby.refusal(room.data, token_hash(msg.token))
+                conn.send(m.Closed(code=code, message="this token opens no seat here"))
                 return False
             conn.role, conn.seat = who
             seat = room.data.seat(conn.seat)
