@@ -39,7 +39,6 @@ import weakref
 from collections.abc import Awaitable, Callable, Collection, Sequence
 from typing import TYPE_CHECKING
 
-from dixit.bots import Bot, RandomBot, make_bot
 from dixit.engine import (
     Command,
     Event,
@@ -63,6 +62,8 @@ from .seeding import room_random
 from .shelf import Shelf
 
 if TYPE_CHECKING:
+    from dixit.bots import Bot
+
     from .room import Room
 
 log = logging.getLogger("dixit.server")
@@ -242,6 +243,10 @@ class Autoplay:
         background; a second or more for each room a restart loads) a card or a vote is a
         random legal one. A clue always waits for the book: people read it, and random
         words are no clue."""
+        # Imported here: the players and numpy cost a restart 0.3 s before it answers, and
+        # the server imports them in the background once it listens (``app.py``).
+        from dixit.bots import RandomBot, make_bot
+
         room = self.room
         state = room.state
         assert state is not None
@@ -378,6 +383,8 @@ class Autoplay:
             state = room.state
             if state is None:
                 return False
+            from dixit.bots import RandomBot  # imported once it listens (see ``decide``)
+
             rng = room_random(room.data.seed, room.data.game_number, state.version, seat_id)
             fallback = RandomBot(rng).act(player_view(state, seat_id))
             if fallback is None:
