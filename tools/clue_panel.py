@@ -2,11 +2,14 @@
 
 Plays 5-player classic games of strong computer players in one language on a deck, one after
 the other as in one room (the players' book learns each game's clues, as the server's does),
-and keeps rounds spread over the games. For each round it writes ``round-NNN.png``: the table's
-cards in the order they were shown, numbered 1..N under each card, at 240 x 360 a card; and a
-line in ``rounds.jsonl`` with the round's number, language and clue (what the rater sees). The
-key (the storyteller's card and its position, the card ids, how the computer listeners voted,
-where the clue came from) goes to ``<out>-key.json`` beside the folder, for scoring afterwards.
+and keeps rounds spread over the games. The panel stands for a table of people, so each
+storyteller is told that the other seats are people (``make_bot(..., people=...)``: it models
+them as readers of the pictures); ``--computers`` tells it they are computers instead. For
+each round it writes ``round-NNN.png``: the table's cards in the order they were shown,
+numbered 1..N under each card, at 240 x 360 a card; and a line in ``rounds.jsonl`` with the
+round's number, language and clue (what the rater sees). The key (the storyteller's card and
+its position, the card ids, how the computer listeners voted, where the clue came from and the
+visible thing it hangs on) goes to ``<out>-key.json`` beside the folder, for scoring afterwards.
 
     .venv/bin/python tools/clue_panel.py --lang it --rounds 40 --out /tmp/panel-it
 """
@@ -59,19 +62,26 @@ def main() -> int:
     parser.add_argument("--per-game", type=int, default=3, help="rounds kept from each game")
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--computers", action="store_true", help="storytellers expect computers")
     args = parser.parse_args()
     cards = load_decks(None)[args.deck]
     book = CardBook.from_cards(cards)
     deck = [c["id"] for c in cards]
     folder = builtin_root() / args.deck
     names = [f"p{i + 1}" for i in range(PLAYERS)]
+    seated = frozenset(names)
+
+    def people() -> frozenset[str]:
+        return frozenset() if args.computers else seated
+
     args.out.mkdir(parents=True, exist_ok=True)
-    lines, key = [], {}
+    lines: list[dict[str, object]] = []
+    key: dict[str, dict[str, object]] = {}
     game = 0
     while len(lines) < args.rounds:
         seed = args.seed + game
         game += 1
-        bots = [make_bot("strong", rng=bot_rng(seed, i), lang=args.lang, book=book)
+        bots = [make_bot("strong", rng=bot_rng(seed, i), lang=args.lang, book=book, people=people)
                 for i in range(PLAYERS)]  # fmt: skip
         state, _ = play_game(rules_for("classic"), names, bots, deck, seed)
         for done in state.rounds:  # as a room's server does: later games know earlier clues
@@ -84,7 +94,8 @@ def main() -> int:
             name = f"round-{n:03d}.png"
             table_image(folder, list(r.table)).save(args.out / name)
             lines.append({"round": n, "lang": args.lang, "clue": r.clue, "image": name})
-            bank = {said_key(b.clue): b.kind for b in book.bank(r.storyteller_card, args.lang)}
+            bank = {said_key(b.clue): b for b in book.bank(r.storyteller_card, args.lang)}
+            told = bank.get(said_key(r.clue))
             key[name] = {
                 "clue": r.clue,
                 "storyteller_card": r.storyteller_card,
@@ -94,7 +105,9 @@ def main() -> int:
                 "bot_votes": len(r.votes),
                 "outcome": str(r.outcome),
                 "source": "bank" if said_key(r.clue) in bank else "text",
-                "kind": bank.get(said_key(r.clue), "-"),
+                "kind": told.kind if told else "-",
+                "anchor": told.anchor if told else "",
+                "storyteller_expected": "computers" if args.computers else "people",
                 "game_seed": seed,
             }
     (args.out / "rounds.jsonl").write_text(

@@ -6,7 +6,7 @@ import random
 
 from .base import Bot
 from .cardbook import FULL, LITERAL, CardBook, Reading
-from .players import ReadingBot, Skill
+from .players import People, ReadingBot, Skill, nobody
 from .random_bot import RandomBot
 from .text import LANGS
 
@@ -52,8 +52,14 @@ SKILLS: dict[str, Skill] = {
 }
 
 
-def make_bot(level: str, *, rng: random.Random, lang: str, book: CardBook) -> Bot:
+def make_bot(
+    level: str, *, rng: random.Random, lang: str, book: CardBook, people: People = nobody
+) -> Bot:
     """A computer player of ``level`` (one of :data:`LEVELS`) telling clues in ``lang``.
+
+    ``people``: the seats that are people, asked when it tells a clue (public: the table
+    marks its computer players); it models a person as a reader of the pictures and a
+    computer as a computer listener. By default every other seat counts as a computer.
 
     Raises ValueError for an unknown level or language.
     """
@@ -64,4 +70,4 @@ def make_bot(level: str, *, rng: random.Random, lang: str, book: CardBook) -> Bo
     skill = SKILLS.get(level)
     if skill is None:
         raise ValueError(f"unknown bot level {level!r}; expected one of {', '.join(LEVELS)}")
-    return ReadingBot(level, skill, rng=rng, lang=lang, book=book)
+    return ReadingBot(level, skill, rng=rng, lang=lang, book=book, people=people)
