@@ -10,8 +10,14 @@ Each client says hello as the web client does (views with only the latest reveal
 Prints actions per second, command→broadcast latency (from sending a command until every
 player of the room has received the update it caused: p50, p99, max), and the server's CPU and
 memory: resident memory when it has just started, once every socket is seated, and at the end;
-memory per live game is (end - just started) / games. Bounded: it stops by itself after the
-warm-up and the measured window.
+memory per live game is (end - just started) / games. The fan-out per action: the messages
+and their bytes (WebSocket payloads) every client received in the window, divided by the moves
+sent in it. Bounded: it stops by itself after the warm-up and the measured window.
+
+``--players`` takes one count or several: with several (``--players 6 12``) each runs in turn
+against a fresh server, same settings, and the figures are printed side by side, one column per
+table size. ``--edition odyssey`` allows up to 12 seats (two votes from 7); ``--mode party`` or
+``teams`` plays those modes (the clients follow ``legal``: a party void, an optional second vote).
 
 With ``--workers N`` the server is ``dixit serve --workers N``: its CPU is that of all its
 processes (supervisor with the fan-out broker, fork server, workers), its memory summed over
@@ -19,6 +25,7 @@ the workers (resident, and proportional: forked pages shared between workers cou
 
     .venv/bin/python bench/load.py --games 100 --duration 30
     .venv/bin/python bench/load.py --games 1000 --workers 2 --duration 20
+    .venv/bin/python bench/load.py --games 100 --edition odyssey --players 6 12
 """
 
 from __future__ import annotations
@@ -50,7 +57,7 @@ import orjson
 try:  # the client's own CPU competes with the server's on the same machine: keep it light
     import uvloop
 except ImportError:  # pragma: no cover
-    uvloop = None
+    uvloop = None  # type: ignore[assignment]
 
 HOST = "127.0.0.1"
 
@@ -259,6 +266,8 @@ class Stats:
     latencies: list[float] = field(default_factory=list)
     games_finished: int = 0
     rejected_codes: dict[str, int] = field(default_factory=dict)
+    messages_in: int = 0  # every client's, in the window: the server's fan-out
+    bytes_in: int = 0
 
 
 @dataclass
@@ -301,6 +310,9 @@ class Player:
 
     def _receive(self, text: bytes, stats: Stats) -> None:
         """Every message of this socket, as it arrives."""
+        if stats.measuring:
+            stats.messages_in += 1
+            stats.bytes_in += len(text)
         message = orjson.loads(text)
         kind = message["type"]
         if kind == "welcome":
@@ -358,7 +370,7 @@ class Player:
         if self.acting or self.view is None:
             return
         legal = self.view["legal"]
-        if not (legal["give_clue"] or legal["submit"] or legal["vote"]):
+        if not (legal["give_clue"] or legal["submit"] or legal["vote"] or legal.get("void")):
             return
         self.acting = True
         asyncio.get_running_loop().call_later(
@@ -378,8 +390,13 @@ class Player:
                 "type": "submit_cards",
                 "cards": rng.sample(legal["submit"], legal["submit_count"]),
             }
+        elif legal.get("void"):  # party play: the storyteller voids a card before the vote
+            move = {"type": "void_card", "card": rng.choice(legal["void"])}
         elif legal["vote"]:
-            move = {"type": "cast_vote", "card": rng.choice(legal["vote"])}
+            votes = rng.sample(legal["vote"], min(len(legal["vote"]), 2))
+            move = {"type": "cast_vote", "card": votes[0]}
+            if legal.get("vote_count") == 2 and len(votes) == 2 and rng.random() < 0.5:
+                move["second"] = votes[1]  # the optional second vote, half the time
         else:
             self.acting = False
             return
@@ -395,6 +412,8 @@ async def seat_tables(base: str, ws_base: str, args: argparse.Namespace) -> list
     games, players, think = args.games, args.players, args.think
     loop = asyncio.get_running_loop()
     settings = {"first_storyteller": "random", "edition": args.edition}
+    if args.mode != "standard":  # only then: a server from before the modes still answers
+        settings["mode"] = args.mode
 
     def seat_one(_: int) -> Table:
         host = http_post(base, "/api/rooms", {"name": "Host", "settings": settings})
@@ -525,6 +544,7 @@ async def run(args: argparse.Namespace, base: str, server: Server | None) -> dic
     return {
         "games": args.games,
         "players_per_game": args.players,
+        "edition": args.edition + ("" if args.mode == "standard" else f" {args.mode}"),
         "connections": args.games * args.players,
         "think_s": args.think,
         "rounds": args.rounds,
@@ -538,6 +558,12 @@ async def run(args: argparse.Namespace, base: str, server: Server | None) -> dic
         "latency_ms_p99": round(pct(0.99), 1),
         "latency_ms_max": round(lat[-1] * 1000, 1) if lat else None,
         "latency_ms_mean": round(statistics.fmean(lat) * 1000, 1) if lat else None,
+        "messages_out_per_action": (
+            round(stats.messages_in / stats.actions, 1) if stats.actions else None
+        ),
+        "kib_out_per_action": (
+            round(stats.bytes_in / stats.actions / 1024, 1) if stats.actions else None
+        ),
         "rejected": stats.rejected,
         "rejected_codes": stats.rejected_codes,
         "games_finished": stats.games_finished,
@@ -579,8 +605,15 @@ def wait_until_serving(base: str, server: Server, workers: int) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--edition", default="classic", choices=["classic", "2021"])
+    parser.add_argument(
+        "--players",
+        type=int,
+        nargs="+",
+        default=[4],
+        help="seats per room; several (6 12): one run each, printed side by side",
+    )
+    parser.add_argument("--edition", default="classic", choices=["classic", "2021", "odyssey"])
+    parser.add_argument("--mode", default="standard", choices=["standard", "party", "teams"])
     parser.add_argument("--think", type=float, default=2.0, help="mean seconds before a move")
     parser.add_argument(
         "--rounds",
@@ -614,9 +647,23 @@ def main() -> int:
     # one, here and (inherited) in the server's processes.
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    if hard < args.games * args.players + 100:
+    if hard < args.games * max(args.players) + 100:
         print(f"warning: {hard} descriptors at most per process", file=sys.stderr)
 
+    results = [measure(argparse.Namespace(**{**vars(args), "players": n})) for n in args.players]
+    if args.json:
+        print(json.dumps(results[0] if len(results) == 1 else results))
+    else:
+        width = max(len(k) for k in results[0])
+        column = 2 + max(len(str(v)) for r in results for v in r.values())
+        for key in results[0]:
+            values = "".join(f"{r.get(key)!s:<{column}}" for r in results)
+            print(f"{key:<{width}}  {values}".rstrip())
+    return 0
+
+
+def measure(args: argparse.Namespace) -> dict[str, Any]:
+    """One run at ``args.players`` seats a room: a server of its own (unless ``--url``)."""
     server: subprocess.Popen[bytes] | None = None
     with tempfile.TemporaryDirectory(prefix="dixit-load-") as tmp:
         if args.url:
@@ -654,7 +701,7 @@ def main() -> int:
             wait_until_serving(base, Server(server.pid), args.workers)
         try:
             coro = run(args, base, Server(server.pid) if server else None)
-            result = uvloop.run(coro) if uvloop is not None and args.uvloop else asyncio.run(coro)
+            return uvloop.run(coro) if uvloop is not None and args.uvloop else asyncio.run(coro)
         finally:
             if server is not None:
                 server.send_signal(signal.SIGTERM)
@@ -662,13 +709,6 @@ def main() -> int:
                     server.wait(30)
                 except subprocess.TimeoutExpired:
                     server.kill()
-    if args.json:
-        print(json.dumps(result))
-    else:
-        width = max(len(k) for k in result)
-        for key, value in result.items():
-            print(f"{key:<{width}}  {value}")
-    return 0
 
 
 if __name__ == "__main__":
