@@ -81,6 +81,19 @@ def new_deck(base: str, host: Message, name: str, first_seed: int) -> str:
     return slug
 
 
+def picture_status(base: str, card: str, *tickets: Message) -> tuple[int, str | None]:
+    """Fetch a card picture as a browser does: the seats it holds in the dixit_seats cookie."""
+    held = ".".join(f"{t['code']}:{t['token']}" for t in tickets)
+    headers = {"Cookie": f"dixit_seats={held}"} if tickets else {}
+    request = urllib.request.Request(f"{base}/cards/{card}", headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            answer.read()
+            return answer.status, answer.headers.get("Cache-Control")
+    except urllib.error.HTTPError as error:
+        return error.code, None
+
+
 async def choose(base: str, ticket: Message, decks: list[str]) -> Message:
     client = Client(base.replace("http", "ws"), ticket)
     welcome = await client.connect()
@@ -126,6 +139,13 @@ def test_nobody_else_lists_previews_or_reads_an_uploaded_deck(server: ServerProc
     assert http(base, "DELETE", f"/api/decks/{slug}", {"token": bo["token"]})[0] == 404
     assert listed(base, ann)[slug]["name"] == "Our holiday"  # nothing changed
     assert words(base, slug, ann)[1]["cards"][0]["description"] is None
+    # Nor fetches its pictures, even knowing a card's id: 404, as for no card at all.
+    assert picture_status(base, card, ann) == (200, "private, max-age=31536000, immutable")
+    strangers: list[tuple[Message, ...]] = [
+        (bo,), (bo_player,), (), (ann_player,), (forged,), (bo, bo_player, forged)
+    ]  # fmt: skip
+    for stranger in strangers:
+        assert picture_status(base, card, *stranger)[0] == 404, stranger
 
 
 def test_the_rooms_that_deal_from_it_read_it(server: ServerProcess) -> None:
@@ -139,8 +159,15 @@ def test_the_rooms_that_deal_from_it_read_it(server: ServerProcess) -> None:
     theirs = listed(base, abe)[slug]
     assert not theirs["mine"] and len(theirs["preview"]) == 3
     assert words(base, slug, abe)[0] == 200
+    watching, watch = http(base, "POST", f"/api/rooms/{ann['code']}/spectate", {})
+    assert watching == 200
+    card = theirs["preview"][0]
+    assert picture_status(base, card, abe)[0] == 200  # a player of the room
+    assert picture_status(base, card, watch)[0] == 200  # a spectator of the room (a TV)
     other = create_room(base, "Bo")
     assert slug not in listed(base, other)
+    assert picture_status(base, card, other)[0] == 404
+    assert picture_status(base, card, other, abe)[0] == 200  # any seat that sees it will do
     # A player is no uploader: they cannot change it.
     assert http(base, "DELETE", f"/api/decks/{slug}", {"token": abe["token"]})[0] == 404
 
@@ -180,14 +207,12 @@ def test_the_uploader_adds_renames_and_deletes(server: ServerProcess) -> None:
     assert status == 200 and info["name"] == "Sea" and info["mine"]
     assert listed(base, ann)[slug]["name"] == "Sea"
     cards = [c["id"] for c in words(base, slug, ann)[1]["cards"]]
-    with urllib.request.urlopen(f"{base}/cards/{cards[0]}", timeout=10) as answer:
-        assert answer.status == 200
+    assert picture_status(base, cards[0], ann)[0] == 200
     status, answer = http(base, "DELETE", f"/api/decks/{slug}", {"token": ann["token"]})
     assert status == 200 and answer == {"deleted": slug}
     assert slug not in listed(base, ann)
     assert words(base, slug, ann)[0] == 404
-    status, _ = http(base, "GET", f"/cards/{cards[0]}")
-    assert status == 404
+    assert picture_status(base, cards[0], ann)[0] == 404
 
 
 def test_built_in_and_operator_decks_stay_shared_and_unchangeable(
@@ -216,5 +241,9 @@ def test_built_in_and_operator_decks_stay_shared_and_unchangeable(
     )  # fmt: skip
     operator = next(d for d in listed(base).values() if d["name"] == "Operator set")
     assert not operator["mine"] and words(base, operator["slug"])[0] == 200
+    assert picture_status(base, operator["preview"][0]) == (
+        200,
+        "public, max-age=31536000, immutable",
+    )
     status, body = http(base, "DELETE", f"/api/decks/{operator['slug']}", {"token": ann["token"]})
     assert (status, body["code"]) == (403, "deck/not_yours")

@@ -107,6 +107,8 @@ class CardImage:
     media_type: str
     path: Path | None = None
     content: bytes | None = None
+    deck: str = ""  # the slug of the card's deck
+    owner: str | None = None  # the deck's uploader (a token hash): a private picture
 
 
 class CardSource(Protocol):
@@ -269,9 +271,11 @@ class LibraryCards:
         if card_id.startswith(PlaceholderCards.SLUG + "-"):
             return self.placeholder.image(card_id)
         try:
-            return CardImage(IMAGE_MEDIA_TYPE, path=self.library.card_image(card_id))
+            path = self.library.card_image(card_id)
+            deck = self.library.get(path.parent.name)
         except KeyError:
             return None
+        return CardImage(IMAGE_MEDIA_TYPE, path=path, deck=deck.slug, owner=deck.owner)
 
     def _deck(self, slug: str) -> Deck:
         try:

@@ -8,19 +8,22 @@ import asyncio
 from collections.abc import Callable
 from typing import Annotated, cast, get_args
 
-from fastapi import FastAPI, File, Form, Header, UploadFile
+from fastapi import Cookie, FastAPI, File, Form, Header, UploadFile
 from fastapi.responses import FileResponse, Response
 
 from dixit.protocol import messages as m
 from dixit.protocol.codes import ErrorCode as Code
 
 from .cards import DeckSummary, NotImported, UnknownCard, UnknownDeck
-from .deck_access import Viewer, viewer
+from .deck_access import SEATS_COOKIE, Viewer, may_fetch, viewer
 from .errors import ServerError
 from .http_errors import ERRORS
 from .hub import Hub
 from .records import RoomRecordData
 from .tokens import SEATS_HEADER, token_hash
+
+# A private picture: the browser may keep it (its id changes with its content), no proxy may.
+PRIVATE_PICTURE = "private, max-age=31536000, immutable"
 
 
 def deck_info(deck: DeckSummary, mine: bool = False) -> m.DeckInfo:
@@ -208,12 +211,21 @@ def add_deck_routes(app: FastAPI, hub: Callable[[], Hub]) -> None:
         return {"deleted": slug}
 
     @app.get("/cards/{card_id}", tags=["decks"], responses={404: {"description": "no such card"}})
-    async def card_image(card_id: str) -> Response:
+    async def card_image(
+        card_id: str, seats: Annotated[str | None, Cookie(alias=SEATS_COOKIE)] = None
+    ) -> Response:
+        """A card's picture. One of an uploaded deck only to its uploader and the seats and
+        spectators of the rooms that deal from it (the ``dixit_seats`` cookie; else 404, as
+        for no card), and never kept by a shared cache."""
         cards = hub().services.cards
         image = cards.image(card_id)
         if image is None:
             return Response(status_code=404)
         headers = {"Cache-Control": cards.cache_control}
+        if image.owner is not None:
+            if not await may_fetch(seats, image.deck, image.owner, room_data):
+                return Response(status_code=404)
+            headers["Cache-Control"] = PRIVATE_PICTURE
         if image.path is not None:
             return FileResponse(image.path, media_type=image.media_type, headers=headers)
         return Response(image.content or b"", media_type=image.media_type, headers=headers)
