@@ -65,9 +65,10 @@ class Hub:
         # games 10,000 allocations left 25-75k young objects and a 30-70 ms pass; 2,000 makes
         # it a fifth (6-7 ms) for the same total.
         gc.set_threshold(2_000, 50, 100)
-        # What start-up made (modules, schemas, decks: ~95k objects) lives as long as the
-        # process: out of the collector's sight, a full collection walks only the rooms'.
-        gc.collect()
+        # What start-up made (modules, schemas, decks: ~70k objects) lives as long as the
+        # process: out of the collector's sight, a full collection walks only the rooms'. No
+        # collection first: it found no garbage and took 0.17-0.2 s of a restart's way to
+        # /api/health (#30, docs/benchmarks.md).
         gc.freeze()
         if self._sweeper is None:
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
