@@ -111,6 +111,25 @@ def test_stale_rooms_are_found_by_status_and_age_and_deleted_whole(url: str) -> 
     asyncio.run(main())
 
 
+def test_table_reports_count_each_reporter_once_and_go_with_the_room(url: str) -> None:
+    async def main() -> None:
+        store = open_store(url)
+        await store.open()
+        try:
+            await fill(store)
+            assert [await store.report_table("LOBBY1", who) for who in "aab"] == [1, 1, 2]
+            assert await store.report_table("AGAIN1", "a") == 1
+            assert await store.reported_tables(2) == ["LOBBY1"]
+            assert await store.reported_tables(1) == ["AGAIN1", "LOBBY1"]
+            assert await store.delete_room("LOBBY1", 1, ["LOBBY1:1"])
+            assert await store.reported_tables(1) == ["AGAIN1"]
+            assert await store.report_table("LOBBY1", "c") == 1  # a new room of that code
+        finally:
+            await store.close()
+
+    asyncio.run(main())
+
+
 def test_a_sweep_keeps_what_its_rules_keep(url: str) -> None:
     async def main() -> None:
         store = open_store(url)

@@ -239,8 +239,18 @@ class EventStore(Protocol):
 
     async def delete_room(self, code: str, expected_version: int, streams: Sequence[str]) -> bool:
         """Delete a room record still at ``expected_version``, with the event ``streams`` of
-        its games, its command ids and its lease, in one transaction; False (nothing deleted)
-        if it was written meanwhile or is gone."""
+        its games, its command ids, its lease and its reports, in one transaction; False
+        (nothing deleted) if it was written meanwhile or is gone."""
+        ...
+
+    async def report_table(self, code: str, reporter: str) -> int:
+        """A visitor (``reporter``: a hash of their address) reports room ``code``'s open
+        table; counted once per reporter. How many reporters it has now. Reports go with the
+        room (:meth:`delete_room`)."""
+        ...
+
+    async def reported_tables(self, reporters: int) -> list[str]:
+        """The rooms reported by at least ``reporters`` reporters."""
         ...
 
     async def stats(self) -> StoreStats: ...

@@ -29,6 +29,7 @@ class MemoryEventStore:
         self._commands: set[tuple[str, str, str]] = set()
         self._leases: dict[str, tuple[str, int, float]] = {}  # name -> holder, epoch, expiry
         self._updated: dict[str, float] = {}  # code -> when its record was last written
+        self._reports: dict[str, set[str]] = {}  # code -> its reporters
 
     async def open(self) -> None:
         return None
@@ -132,7 +133,16 @@ class MemoryEventStore:
             self._streams.pop(stream, None)
         self._commands = {c for c in self._commands if c[0] != code}
         self._leases.pop(room_stream(code), None)
+        self._reports.pop(code, None)
         return True
+
+    async def report_table(self, code: str, reporter: str) -> int:
+        reporters = self._reports.setdefault(code, set())
+        reporters.add(reporter)
+        return len(reporters)
+
+    async def reported_tables(self, reporters: int) -> list[str]:
+        return sorted(code for code, who in self._reports.items() if len(who) >= reporters)
 
     async def stats(self) -> StoreStats:
         rooms: dict[str, int] = {}

@@ -79,6 +79,12 @@ CREATE TABLE IF NOT EXISTS dixit_leases (
     epoch BIGINT NOT NULL,
     expires TIMESTAMPTZ NOT NULL
 );
+CREATE TABLE IF NOT EXISTS dixit_reports (
+    room TEXT NOT NULL,
+    reporter TEXT NOT NULL,
+    reported TIMESTAMPTZ NOT NULL DEFAULT now(),
+    PRIMARY KEY (room, reporter)
+);
 CREATE INDEX IF NOT EXISTS dixit_rooms_updated ON dixit_rooms (updated);
 """
 
@@ -468,9 +474,34 @@ class PostgresEventStore:
             await conn.execute("DELETE FROM dixit_events WHERE stream = ANY(%s)", (list(streams),))
             await conn.execute("DELETE FROM dixit_commands WHERE room = %s", (code,))
             await conn.execute("DELETE FROM dixit_leases WHERE name = %s", (room_stream(code),))
+            await conn.execute("DELETE FROM dixit_reports WHERE room = %s", (code,))
             return True
 
         return await self._write(write)
+
+    async def report_table(self, code: str, reporter: str) -> int:
+        async def write(conn: Conn) -> int:
+            await conn.execute(
+                "INSERT INTO dixit_reports (room, reporter) VALUES (%s, %s) ON CONFLICT DO NOTHING",
+                (code, reporter),
+            )
+            cursor = await conn.execute(
+                "SELECT COUNT(*) FROM dixit_reports WHERE room = %s", (code,)
+            )
+            row = await cursor.fetchone()
+            return int(row[0]) if row else 0
+
+        return await self._write(write)
+
+    async def reported_tables(self, reporters: int) -> list[str]:
+        async def read(conn: Conn) -> list[str]:
+            cursor = await conn.execute(
+                "SELECT room FROM dixit_reports GROUP BY room HAVING COUNT(*) >= %s ORDER BY room",
+                (reporters,),
+            )
+            return [str(code) for (code,) in await cursor.fetchall()]
+
+        return await self._read(read)
 
     async def stats(self) -> StoreStats:
         async def read(conn: Conn) -> StoreStats:

@@ -119,6 +119,12 @@ CREATE TABLE IF NOT EXISTS leases (
     epoch INTEGER NOT NULL,
     expires REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS reports (
+    room TEXT NOT NULL,
+    reporter TEXT NOT NULL,
+    reported REAL NOT NULL,
+    PRIMARY KEY (room, reporter)
+) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS rooms_updated ON rooms (updated);
 """
 # Databases from before room versions: every existing record counts as version 1.
@@ -665,10 +671,32 @@ class SQLiteEventStore:
             db.executemany("DELETE FROM events WHERE stream = ?", [(s,) for s in streams])
             db.execute("DELETE FROM commands WHERE room = ?", (code,))
             db.execute("DELETE FROM leases WHERE name = ?", (room_stream(code),))
+            db.execute("DELETE FROM reports WHERE room = ?", (code,))
             self._writes += 1
             return True
 
         return await self._run(write)
+
+    async def report_table(self, code: str, reporter: str) -> int:
+        def write(db: sqlite3.Connection) -> int:
+            db.execute(
+                "INSERT INTO reports VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                (code, reporter, time.time()),
+            )
+            row = db.execute("SELECT COUNT(*) FROM reports WHERE room = ?", (code,)).fetchone()
+            return int(row[0])
+
+        return await self._run(write)
+
+    async def reported_tables(self, reporters: int) -> list[str]:
+        def read(db: sqlite3.Connection) -> list[str]:
+            cursor = db.execute(
+                "SELECT room FROM reports GROUP BY room HAVING COUNT(*) >= ? ORDER BY room",
+                (reporters,),
+            )
+            return [code for (code,) in cursor]
+
+        return await self._run(read, read=True)
 
     async def stats(self) -> StoreStats:
         def read(db: sqlite3.Connection) -> StoreStats:
