@@ -81,6 +81,51 @@ def test_an_offensive_name_is_not_listed_and_reports_hide_a_table(proxied: Serve
     asyncio.run(main())
 
 
+def test_reports_through_several_processes_add_up(tmp_path: Path) -> None:
+    """Two processes on one store: the table is listed by the process its host is connected
+    to; reports reaching either count together (the store keeps them), and both hide it."""
+    database = f"sqlite:///{tmp_path / 'shared.sqlite3'}"
+    a, b = (
+        ServerProcess(database=database, workdir=tmp_path / name, extra=("--trust-proxy",))
+        for name in ("a", "b")
+    )
+    for proc in (a, b):
+        proc.workdir.mkdir()
+        proc.start()
+
+    def report(proc: ServerProcess, code: str, address: str) -> int:
+        path = f"/api/tables/{code}/report"
+        return http(proc.base, "POST", path, {}, {"X-Forwarded-For": address})[0]
+
+    async def main() -> None:
+        ticket = create_room(a.base, "Ann", public=True, table_name="Owls & moons")
+        code = ticket["code"]
+        host = Client(a.ws_base, ticket)
+        await host.connect()
+        try:
+            assert code in listed(a)
+            assert report(a, code, "10.0.0.1") == 200
+            assert report(b, code, "10.0.0.2") == 200  # B holds no such room: read from the store
+            assert report(b, code, "10.0.0.2") == 200  # the same client again: still two
+            assert code in listed(a)
+            assert report(b, code, "10.0.0.3") == 200  # the third client, through B
+            for _ in range(100):  # A reads the store's reports again within two seconds
+                if code not in listed(a):
+                    break
+                await asyncio.sleep(0.1)
+            assert code not in listed(a)
+            private = create_room(a.base, "Bo")
+            assert report(b, private["code"], "10.0.0.4") == 404  # no open table
+        finally:
+            await host.close()
+
+    try:
+        asyncio.run(main())
+    finally:
+        a.stop()
+        b.stop()
+
+
 def test_a_kicked_token_stays_out_of_the_room(server: ServerProcess) -> None:
     """Kicked in the lobby: the token's hello, and a join or a watch that shows it (the
     browser's X-Dixit-Seats), are refused with room/kicked and change nothing. A browser that

@@ -8,24 +8,29 @@ without case, accents or the usual digit-for-letter swaps (``c4zz0``). Whole wor
 listed word inside a longer one does not count (Scunthorpe, Sussex).
 
 A report hides nothing at once: a table reported by :data:`REPORTS_TO_HIDE` different clients
-leaves the public list of this process, and every report is logged for the operator. Reports
-live in memory: a restart forgets them.
+leaves the public list, and every report is logged for the operator. Reports are kept in the
+store (a hash of the reporter's address, once per table), so every server process counts the
+same reports and a restart forgets none; they go when the room is deleted.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import logging
+import math
 import re
+import time
 import unicodedata
+from collections.abc import Awaitable, Callable
 from importlib import resources
 
 log = logging.getLogger("dixit.server.moderation")
 
 LISTS = ("english", "italian", "polish", "spanish", "portuguese", "french")
 REPORTS_TO_HIDE = 3
-MAX_REPORTED = 10_000  # tables with reports kept; past it, those not hidden are forgotten
+REFRESH_S = 2.0  # how stale the list's view of other processes' reports may be
 MAX_PHRASE = 4  # the longest listed phrase we look for, in words
 _SWAPS = str.maketrans("013457@$", "oieastas")
 _WORD = re.compile(r"[^\W_]+")
@@ -65,27 +70,41 @@ def offensive(text: str) -> bool:
 
 
 class Reports:
-    """Who reported which table (per client address, each counted once)."""
+    """Visitors' reports of open tables, counted by the store (``record``: the table's code and
+    the reporter, answering how many reporters it has; ``reported``: the tables with at least
+    so many). The list asks the store for the hidden tables at most every ``refresh_s``: a
+    table reported through another process leaves this one's list within that time."""
 
-    def __init__(self, to_hide: int = REPORTS_TO_HIDE) -> None:
-        self.to_hide = to_hide
-        self._by: dict[str, set[str]] = {}
+    def __init__(
+        self,
+        record: Callable[[str, str], Awaitable[int]],
+        reported: Callable[[int], Awaitable[list[str]]],
+        to_hide: int = REPORTS_TO_HIDE,
+        refresh_s: float = REFRESH_S,
+    ) -> None:
+        self._record, self._reported = record, reported
+        self.to_hide, self.refresh_s = to_hide, refresh_s
+        self._hidden: frozenset[str] = frozenset()
+        self._read_at = -math.inf
 
-    def report(self, code: str, client: str, name: str) -> None:
-        if code not in self._by and len(self._by) >= MAX_REPORTED:
-            self._by = {c: who for c, who in self._by.items() if len(who) >= self.to_hide}
-        reporters = self._by.setdefault(code, set())
-        if client in reporters:
-            return
-        reporters.add(client)
+    async def report(self, code: str, client: str, name: str) -> None:
+        reporter = hashlib.sha256(client.encode()).hexdigest()[:24]
+        count = await self._record(code, reporter)
+        if count >= self.to_hide:
+            self._hidden |= {code}
         log.warning(
-            "table %s (%r) reported by %s: %d report(s)%s",
+            "table %s (%r) reported by %s: %d reporter(s)%s",
             code,
             name,
             client,
-            len(reporters),
-            "; hidden from the public list" if len(reporters) == self.to_hide else "",
+            count,
+            "; hidden from the public list" if count >= self.to_hide else "",
         )
 
-    def hidden(self, code: str) -> bool:
-        return len(self._by.get(code, ())) >= self.to_hide
+    async def hidden(self) -> frozenset[str]:
+        """The tables reported enough to leave the list (read again every ``refresh_s``)."""
+        now = time.monotonic()
+        if now - self._read_at >= self.refresh_s:
+            self._read_at = now  # the requests meanwhile take the last answer
+            self._hidden = frozenset(await self._reported(self.to_hide))
+        return self._hidden
