@@ -41,7 +41,8 @@ from dixit.server.cards import card_source
 from dixit.server.config import Limits, ServerConfig
 from dixit.server.connection import Connection
 from dixit.server.hub import Hub
-from dixit.server.room import Room, Services
+from dixit.server.room import Room
+from dixit.server.services import Services
 from dixit.server.tokens import token_hash
 from dixit.storage import SQLiteEventStore
 

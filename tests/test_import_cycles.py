@@ -1,11 +1,7 @@
 """No import cycles among our own modules under src/ (as web/scripts/check-cycles.mjs for the
 client). Every import counts: at module level, under ``if TYPE_CHECKING:`` and inside a
-function; a cycle of types is still a knot in the design.
-
-One knot is known and listed in :data:`KNOWN`: the room and the parts it is made of (its
-driver, computer players, table talk, handlers, card shelf) name ``Room`` for their types while
-the room builds them. Issue #30 cuts it (each part receives a narrow Protocol); the list may
-only shrink: an edge listed here that is gone fails the test too, so that it is crossed off.
+function; a cycle of types is still a knot in the design. None is allowed: the parts of a room
+receive narrow callables or a small Protocol, never the room (docs/architecture.md).
 """
 
 from __future__ import annotations
@@ -15,17 +11,6 @@ from collections.abc import Iterable
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src"
-
-# Type-only imports of the room by its parts (importer -> imported), to go with issue #30.
-KNOWN = frozenset(
-    {
-        ("dixit.server.autoplay", "dixit.server.room"),
-        ("dixit.server.chat", "dixit.server.room"),
-        ("dixit.server.driver", "dixit.server.room"),
-        ("dixit.server.handlers", "dixit.server.room"),
-        ("dixit.server.shelf", "dixit.server.room"),
-    }
-)
 
 
 def modules(src: Path = SRC) -> dict[str, tuple[Path, bool]]:
@@ -137,12 +122,8 @@ def _cycle_in(group: set[str], edges: dict[str, set[str]]) -> list[str]:
     raise AssertionError(f"no cycle in {sorted(group)}")
 
 
-def test_src_has_no_import_cycles_but_the_known_one() -> None:
-    edges = graph()
-    for importer, imported in KNOWN:
-        assert imported in edges[importer], f"{importer} -> {imported} is gone: cross it off KNOWN"
-        edges[importer].discard(imported)
-    found = cycles(edges)
+def test_src_has_no_import_cycles() -> None:
+    found = cycles(graph())
     assert not found, "import cycles: " + "; ".join(" -> ".join(c) for c in found)
 
 

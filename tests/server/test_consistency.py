@@ -32,7 +32,8 @@ from dixit.server.config import Limits, ServerConfig
 from dixit.server.connection import Connection
 from dixit.server.errors import ServerError
 from dixit.server.hub import Hub
-from dixit.server.room import TRIES, Room, Services
+from dixit.server.room import TRIES, Room
+from dixit.server.services import Services
 from dixit.server.tokens import token_hash
 from dixit.storage import (
     EventStore,

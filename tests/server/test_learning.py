@@ -9,11 +9,10 @@ from pathlib import Path
 from dixit.engine import RoundScored
 from dixit.protocol import messages as m
 from dixit.pubsub import open_pubsub
-from dixit.server import handlers
 from dixit.server.cards import card_source
 from dixit.server.config import ServerConfig
 from dixit.server.hub import Hub
-from dixit.server.room import Services
+from dixit.server.services import Services
 from dixit.storage import open_store
 
 
@@ -34,7 +33,7 @@ def test_clues_of_finished_rounds_are_learned_now_and_after_a_rematch(tmp_path: 
                 dataclasses.replace(s, is_bot=True, bot_kind="easy", token_hash=None)
                 for s in room.data.seats
             )))  # fmt: skip
-            await handlers.start(room, host, m.StartGame(id="start"), "start")
+            await room.dispatch(host, m.StartGame(id="start"), "start")
         while room.data.status != "over":
             await asyncio.sleep(0.05)
         told = [(e.storyteller_card, e.clue) for e in room.log if isinstance(e, RoundScored)]
@@ -45,8 +44,8 @@ def test_clues_of_finished_rounds_are_learned_now_and_after_a_rematch(tmp_path: 
             assert clue in book.clues(card, "it")
         # A new game builds a new book: it is fed the earlier game's rounds from the store.
         async with room.lock:
-            await handlers.rematch(room, host, m.Rematch(id="again"), "again")
-            await handlers.start(room, host, m.StartGame(id="start2"), "start2")
+            await room.dispatch(host, m.Rematch(id="again"), "again")
+            await room.dispatch(host, m.StartGame(id="start2"), "start2")
         while room.autoplay.shelf.book is book or room.autoplay.shelf.book is None:
             await asyncio.sleep(0.05)
         for card, clue in told:

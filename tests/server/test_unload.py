@@ -23,7 +23,7 @@ from dixit.server.config import Limits, ServerConfig
 from dixit.server.connection import Connection
 from dixit.server.errors import ServerError
 from dixit.server.hub import Hub
-from dixit.server.room import Services
+from dixit.server.services import Services
 from dixit.server.tokens import token_hash
 from dixit.storage import SQLiteEventStore, StoredEvent
 

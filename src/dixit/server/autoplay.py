@@ -25,6 +25,11 @@ them: it is logged and the step tried again after a backoff (0.5 s doubling to 5
 another process wrote first (``VersionConflict``) the room is read again and the step planned
 anew.
 
+Autoplay knows nothing of its room but its :class:`Table` (what it reads of the room and may
+ask of it), whether this process drives the room (``driving``) and its card :class:`Shelf`;
+the room tells it of every change (:meth:`Autoplay.after_change`) and of a lease gained
+(:meth:`Autoplay.gained`).
+
 What computer players read about the cards, and learn from play, is :mod:`.shelf`'s.
 """
 
@@ -35,9 +40,9 @@ import dataclasses
 import functools
 import logging
 import time
-import weakref
 from collections.abc import Awaitable, Callable, Collection, Sequence
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
 
 from dixit.engine import (
     Command,
@@ -55,7 +60,7 @@ from dixit.protocol.codes import NoticeCode
 from dixit.storage import StorageError, VersionConflict
 
 from . import away, lobby
-from .driver import BACKOFF
+from .backoff import BACKOFF
 from .records import ClaimRecord, DeadlineRecord, RevealRecord, RoomRecordData, SeatRecord
 from .roomview import autoplayed, bot_level
 from .seeding import room_random
@@ -63,8 +68,6 @@ from .shelf import Shelf
 
 if TYPE_CHECKING:
     from dixit.bots import Bot
-
-    from .room import Room
 
 log = logging.getLogger("dixit.server")
 
@@ -148,27 +151,67 @@ def plan_claim(state: GameState, data: RoomRecordData, wait_s: float) -> ClaimRe
     return ClaimRecord(state.round, at_ms, by)
 
 
+class Commit(Protocol):
+    def __call__(self, data: RoomRecordData, *, notice: m.Notice | None = None) -> Awaitable[int]:
+        """Store a new room record (``notice`` going with the room's update)."""
+        ...
+
+
+Apply = Callable[[Command, str | None, str, dict[str, Any] | None, m.Notice | None], Awaitable[int]]
+
+
+@dataclass(frozen=True)
+class Table:
+    """What the timers and computer players read of their room and may ask of it. The room
+    builds it from its own fields and methods (holding itself weakly)."""
+
+    code: str
+    lock: asyncio.Lock  # every step below runs under it
+    read_data: Callable[[], RoomRecordData]
+    read_state: Callable[[], GameState | None]
+    read_settings: Callable[[], m.RoomSettings]
+    online: Callable[[], set[str]]  # seats with a socket on any process
+    apply: Apply  # a move: command, command id, actor, record changes, notice
+    commit: Commit
+    sync: Callable[[], Awaitable[None]]  # read the room again from the store
+
+    @property
+    def data(self) -> RoomRecordData:
+        return self.read_data()
+
+    @property
+    def state(self) -> GameState | None:
+        return self.read_state()
+
+    @property
+    def settings(self) -> m.RoomSettings:
+        return self.read_settings()
+
+
 class Autoplay:
-    def __init__(self, room: Room) -> None:
-        # Weak: an unloaded room is freed at once by reference counting (a cycle would wait
-        # for a full collection, which the server makes rare).
-        self.room: Room = weakref.proxy(room)
+    def __init__(
+        self, table: Table, driving: Callable[[], bool], shelf: Shelf, scale: float
+    ) -> None:
+        """``driving``: this process drives the room now (:mod:`.driver`); ``scale``: the
+        ``--bot-delay`` every wait is multiplied by."""
+        self.table = table
+        self.scale = scale
+        self.closed = False
+        self._driving = driving
+        self._inherited = False  # the lease was taken over from a crashed process
         self._timer: asyncio.Task[None] | None = None
         self._timer_for: DeadlineRecord | None = None
         self._reveal: asyncio.Task[None] | None = None
         self._reveal_for: tuple[RevealRecord, bool] | None = None
         self._runner: asyncio.Task[None] | None = None
-        self.shelf = Shelf(room)
+        self.shelf = shelf
         self._bots: dict[tuple[str, str], Bot] = {}
         self._due: dict[tuple[str, int, str], float] = {}
         self._next_after = 0.0  # computer players do not all act in the same instant
         self._to_hand: list[str] = []  # seats played for by a timer, not yet handed over
 
-    @property
-    def scale(self) -> float:
-        return self.room.services.config.bot_delay_s
-
     def shutdown(self) -> None:
+        self.closed = True
         for task in (self._timer, self._runner, self._reveal):
             if task is not None:
                 task.cancel()
@@ -176,18 +219,22 @@ class Autoplay:
 
     @property
     def driving(self) -> bool:
-        return self.room.driver.driving
+        return self._driving()
+
+    def gained(self, inherited: bool) -> None:
+        """This process drives the room (again) from now on: arm what is due. ``inherited``:
+        taken over from a crashed process (every move is overdue)."""
+        self._inherited = inherited
+        self.after_change()
 
     def after_change(self) -> None:
         """Re-arm the timer and wake the computer players after any change (on the room's
-        driver; elsewhere only the driver's lease is looked after)."""
-        room = self.room
-        if room.closed:
+        driver; elsewhere nothing)."""
+        if self.closed or not self.driving:
             return
-        room.driver.wake()
-        if not room.driver.driving:
-            return
-        self.shelf.prepare()
+        data = self.table.data
+        if data.status == "playing" and any(s.is_bot for s in data.seats):
+            self.shelf.prepare(data.game_number, self.table.settings.language)
         self._arm_reveal()
         self._arm_timer()
         self._schedule()
@@ -202,10 +249,10 @@ class Autoplay:
         """Run ``step`` (under the room's lock) until it is done (True), the room closes or
         this process no longer drives it. A store error: log, back off, try again; another
         process wrote first: read the room again, then plan the step anew."""
-        room = self.room
+        room = self.table
         delay = BACKOFF[0]
         conflicts = 0
-        while not room.closed and self.driving:
+        while not self.closed and self.driving:
             try:
                 async with room.lock:
                     if not self.driving or await step():
@@ -217,7 +264,7 @@ class Autoplay:
                 problem: Exception = conflict
                 try:
                     async with room.lock:
-                        await room.sync_from_store()
+                        await room.sync()
                     if conflicts < 3:
                         continue  # plan again at once; past that, back off as well
                 except (StorageError, VersionConflict) as error:
@@ -247,7 +294,7 @@ class Autoplay:
         # the server imports them in the background once it listens (``app.py``).
         from dixit.bots import RandomBot, make_bot
 
-        room = self.room
+        room = self.table
         state = room.state
         assert state is not None
         view = player_view(state, seat.id)
@@ -256,12 +303,12 @@ class Autoplay:
             bot = self._bots.get((seat.id, level))
             hurried = at_once and state.phase is not Phase.CLUE and self.shelf.book is None
             if bot is None and not hurried:
-                book = await self.shelf.book_for_game()
+                book = await self.shelf.book_for_game(room.data.game_number, room.settings.language)
                 rng = room_random(room.data.seed, room.data.game_number, 0, seat.id)
                 bot = make_bot(level, rng=rng, lang=room.settings.language, book=book)
                 self._bots[(seat.id, level)] = bot
-            if bot is None:
-                self.shelf.prepare()  # for the next move
+            if bot is None:  # the book for the next move
+                self.shelf.prepare(room.data.game_number, room.settings.language)
             else:
                 command: Command | None = await asyncio.to_thread(bot.act, view)
                 if command is not None:
@@ -275,7 +322,7 @@ class Autoplay:
 
     def _wait(self, now: float) -> tuple[float, SeatRecord] | None:
         """Seconds until the next computer player is due to move, and which; None: nobody."""
-        room = self.room
+        room = self.table
         state = room.state
         data = room.data
         if state is None or data.status != "playing" or data.reveal is not None:
@@ -309,7 +356,7 @@ class Autoplay:
         """When the phase in play began, on the monotonic clock: from its stored deadline when
         it has one, so that a process that took the room over (a restart after a crash) goes
         on with a computer player's pace rather than starting it again; else ``now``."""
-        deadline = self.room.data.deadline
+        deadline = self.table.data.deadline
         if (
             deadline is None
             or deadline.bank
@@ -325,9 +372,9 @@ class Autoplay:
         self._runner = asyncio.get_running_loop().create_task(self._run())
 
     async def _run(self) -> None:
-        room = self.room
+        room = self.table
         try:
-            while not room.closed and self.driving:
+            while not self.closed and self.driving:
                 planned = self._wait(time.monotonic())
                 if planned is None:
                     return
@@ -338,7 +385,7 @@ class Autoplay:
                 # seconds (its deck's card book, its reading of the pictures, in threads), and
                 # meanwhile players must still join, reconnect and move.
                 seat, state = planned[1], room.state
-                command = await self.decide(seat, at_once=room.driver.inherited)
+                command = await self.decide(seat, at_once=self._inherited)
                 move = functools.partial(self._move, seat, state, command)
                 await self._retrying("a computer player's move", move)
         finally:
@@ -351,14 +398,16 @@ class Autoplay:
         """Play ``command``, decided for ``seat`` on the state ``decided_on``, if that is still
         the room's state and the seat still the one due (under the room's lock); else nothing:
         the loop plans and decides again."""
-        room = self.room
+        room = self.table
         if room.state is not decided_on or command is None:
             return True
         planned = self._wait(time.monotonic())
         if planned is None or planned[0] > 0 or planned[1].id != seat.id:
             return True
         await self._play(seat.id, command, f"bot:{seat.id}")
-        gap = room_random(room.data.seed, room.data.game_number, room.version, "gap").uniform(*GAP)
+        after = room.state
+        version = after.version if after is not None else 0
+        gap = room_random(room.data.seed, room.data.game_number, version, "gap").uniform(*GAP)
         self._next_after = time.monotonic() + gap * self.scale
         return True
 
@@ -372,7 +421,7 @@ class Autoplay:
     ) -> bool:
         """Apply a move made for ``seat_id`` (``notice`` going with it; a person's seat: into
         their account, and marked ``late``); False when it could not be."""
-        room = self.room
+        room = self.table
         if not self.driving:
             return False
         try:
@@ -398,7 +447,7 @@ class Autoplay:
 
     def _for_person(self, seat_id: str, command: Command, late: bool) -> dict[str, object] | None:
         """The record's changes going with a move made for a person's seat."""
-        data, state = self.room.data, self.room.state
+        data, state = self.table.data, self.table.state
         seat = data.seat(seat_id)
         if seat is None or not seat.person or state is None:
             return None
@@ -411,7 +460,7 @@ class Autoplay:
 
     def _arm_reveal(self) -> None:
         """End the reveal once everyone connected has seen it, or when its time is up."""
-        room = self.room
+        room = self.table
         reveal = room.data.reveal if room.data.status == "playing" else None
         plan = None
         if reveal is not None:
@@ -428,7 +477,7 @@ class Autoplay:
     async def _end_reveal(self, reveal: RevealRecord, everyone_saw: bool) -> None:
         if not everyone_saw:
             await asyncio.sleep(max(0.0, reveal.until_ms / 1000 - time.time()))
-        room = self.room
+        room = self.table
 
         async def end() -> bool:
             me = asyncio.current_task()
@@ -453,7 +502,7 @@ class Autoplay:
     # ------------------------------------------------------------------ timers
 
     def _arm_timer(self) -> None:
-        room = self.room
+        room = self.table
         deadline = room.data.deadline if room.data.status == "playing" else None
         if self._timer is not None and not self._timer.done() and self._timer_for == deadline:
             return  # armed already (or playing it now: it sees its own changes)
@@ -473,7 +522,7 @@ class Autoplay:
 
     async def _expire_now(self, deadline: DeadlineRecord) -> bool:
         """Play for every late seat (under the room's lock); True: done with this timer."""
-        room = self.room
+        room = self.table
         await self._hand_over()  # a hand-over an earlier try could not store
         state = room.state
         if room.data.deadline != deadline or state is None or room.data.status != "playing":
@@ -499,7 +548,7 @@ class Autoplay:
         """With a time bank: charge what the extension that ran out used, and give the late
         people still there with time in their banks a new one (as long as the smallest bank
         left); answers the seats to play for now and the deadline they are played under."""
-        room = self.room
+        room = self.table
         bank_s = room.settings.timers.bank
         if not bank_s:
             return late, deadline
@@ -529,7 +578,7 @@ class Autoplay:
     async def _play_late(self, deadline: DeadlineRecord, seat_id: str) -> bool:
         """Play one move for a late seat: a person still connected keeps it (marked late), one
         who is gone is handed to the computer; False: stop for this timer."""
-        room = self.room
+        room = self.table
         state = room.state
         if state is None or room.data.status != "playing":
             return False
@@ -556,7 +605,7 @@ class Autoplay:
 
     async def _hand_over(self) -> None:
         """Seats a timer played for: the computer plays them until their person is back."""
-        room = self.room
+        room = self.table
         while self._to_hand:
             seat = room.data.seat(self._to_hand[0])
             if not self.driving:

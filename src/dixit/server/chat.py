@@ -11,6 +11,11 @@ sockets only and is not kept in the history (``chat/no_team`` outside a team gam
 The talk lives in memory (the last ``CHAT_HISTORY`` lines and the muted seats): it is not part
 of the game's record and a restart forgets it. Server processes sharing a room pass every line,
 reaction and mute on to each other over the room's talk channel (``dixit:talk:CODE``).
+
+The talk knows nothing of its room but what it is built with: how to send to this process's
+sockets, the room record (names, the host), a seat's team partners in a team game being
+played, and the card ids of the room's decks. The room checks that a message comes from a
+seat that is still its sender's before it hands it over, and sends the answer.
 """
 
 from __future__ import annotations
@@ -23,20 +28,14 @@ import logging
 import re
 import time
 import unicodedata
-import weakref
 from collections.abc import Callable, Collection, Coroutine
-from typing import TYPE_CHECKING
 
 from dixit.protocol import messages as m
 from dixit.protocol.codes import ErrorCode as Code
-from dixit.pubsub import Subscription
+from dixit.pubsub import PubSub, Subscription
 
-from .cards import UnknownDeck
-from .connection import Connection
 from .limits import Bucket
-
-if TYPE_CHECKING:
-    from .room import Room
+from .records import RoomRecordData
 
 log = logging.getLogger("dixit.server")
 
@@ -95,39 +94,45 @@ def names_a_card(text: str, windows: frozenset[str]) -> bool:
 
 
 class TableTalk:
-    """One room's chat lines, reactions and mutes. ``send_all`` sends a message to every socket
-    of the room in this process."""
+    """One room's chat lines, reactions and mutes."""
 
     def __init__(
         self,
-        room: Room,
+        code: str,
+        pubsub: PubSub,
+        origin: str,
         send_all: Callable[[m.ServerModel], None],
         send_seats: Callable[[Collection[str], m.ServerModel], None],
+        record: Callable[[], RoomRecordData],
+        partners: Callable[[str], tuple[str, ...] | None],
+        card_ids: Callable[[], list[str]],
     ) -> None:
-        # Weak: an unloaded room is freed at once by reference counting (a cycle would wait
-        # for a full collection, which the server makes rare).
-        self.room: Room = weakref.proxy(room)
+        """``send_all``/``send_seats``: to every socket of the room in this process, or those of
+        some seats; ``record``: the room record now; ``partners(seat)``: the seat's team in a
+        team game being played (None: no such game); ``card_ids``: of the room's decks."""
+        self.channel = f"dixit:talk:{code}"
+        self._code = code
+        self._pubsub = pubsub
+        self._origin = origin
         self._send_all = send_all
         self._send_seats = send_seats
+        self._record = record
+        self._partners = partners
+        self._card_ids = card_ids
         self.lines: collections.deque[m.ChatLine] | None = None  # made with the first line
         self.count = 0
         self.muted: set[str] = set()
         self._chat: dict[str, Bucket] = {}
         self._reactions: dict[str, Bucket] = {}
         self._done: dict[tuple[str, str], None] = {}  # in the order they came
-        self._windows: tuple[tuple[str, ...], frozenset[str]] | None = None
         self._subscription: Subscription | None = None
         self._tasks: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------ other processes
 
-    @property
-    def channel(self) -> str:
-        return f"dixit:talk:{self.room.code}"
-
     async def listen(self) -> None:
         """Hear what is said through the other server processes of this room."""
-        self._subscription = await self.room.services.pubsub.subscribe(self.channel)
+        self._subscription = await self._pubsub.subscribe(self.channel)
         self._spawn(self._follow(self._subscription))
 
     def close(self) -> None:
@@ -145,13 +150,13 @@ class TableTalk:
         while (text := await subscription.get()) is not None:
             try:
                 note = json.loads(text)
-                if note.get("origin") != self.room.services.origin:
+                if note.get("origin") != self._origin:
                     if note.get("to"):  # a team's line: to its sockets here, not kept
                         self._send_seats(note["to"], m.Chat.model_validate(note["message"]))
                     else:
                         self._heard(note["message"])
             except (ValueError, KeyError, TypeError):
-                log.warning("room %s: unreadable talk note", self.room.code)
+                log.warning("room %s: unreadable talk note", self._code)
 
     def _heard(self, message: dict[str, object]) -> None:
         """A line, reaction or mute from another process: keep it and tell our sockets."""
@@ -176,7 +181,7 @@ class TableTalk:
         else:
             self._send_seats(to, message)
         note: dict[str, object] = {
-            "origin": self.room.services.origin,
+            "origin": self._origin,
             "message": message.model_dump(),
         }
         if to is not None:
@@ -185,9 +190,9 @@ class TableTalk:
 
     async def _publish(self, note: str) -> None:
         try:
-            await self.room.services.pubsub.publish(self.channel, note)
+            await self._pubsub.publish(self.channel, note)
         except Exception:
-            log.exception("room %s: could not pass a talk note on", self.room.code)
+            log.exception("room %s: could not pass a talk note on", self._code)
 
     def state(self) -> m.Talk:
         return m.Talk(lines=list(self.lines or ()), muted=sorted(self.muted))
@@ -197,28 +202,22 @@ class TableTalk:
             self.lines = collections.deque(maxlen=m.CHAT_HISTORY)
         self.lines.append(line)
 
-    def handle(self, conn: Connection, msg: m.ClientModel) -> None:
-        """Answer one talk message: ack, or an error with a code (and nothing said)."""
-        command_id: str = getattr(msg, "id", "")
-        if conn.seat is None:
-            conn.send(m.Error(id=command_id, code=Code.SPECTATOR, message="spectators watch"))
-            return
-        seat = self.room.data.seat(conn.seat)
-        if seat is None or seat.left or seat.token_hash != conn.token_hash:
-            conn.send(m.Error(id=command_id, code=Code.BAD_TOKEN, message="not your seat any more"))
-            return
-        key = (conn.seat, command_id)
+    def handle(
+        self, seat_id: str, command_id: str, msg: m.ClientModel, version: int
+    ) -> m.Ack | m.Error:
+        """Take one talk message from ``seat_id`` (the room has checked the seat is its
+        sender's): the answer, an ack (``version``: the room's) or an error with a code (and
+        nothing said)."""
+        key = (seat_id, command_id)
         if key in self._done:
-            conn.send(m.Ack(id=command_id, version=self.room.version, duplicate=True))
-            return
-        problem = self._apply(conn.seat, msg)
+            return m.Ack(id=command_id, version=version, duplicate=True)
+        problem = self._apply(seat_id, msg)
         if problem is not None:
-            conn.send(m.Error(id=command_id, code=problem[0], message=problem[1]))
-            return
+            return m.Error(id=command_id, code=problem[0], message=problem[1])
         self._done[key] = None
         if len(self._done) > _REMEMBERED_IDS:
             del self._done[next(iter(self._done))]
-        conn.send(m.Ack(id=command_id, version=self.room.version, duplicate=False))
+        return m.Ack(id=command_id, version=version, duplicate=False)
 
     def _apply(self, seat_id: str, msg: m.ClientModel) -> tuple[Code, str] | None:
         if isinstance(msg, m.MuteSeat):
@@ -238,23 +237,22 @@ class TableTalk:
     def _say(self, seat_id: str, raw: str, team: bool = False) -> tuple[Code, str] | None:
         partners: tuple[str, ...] | None = None
         if team:
-            state = self.room.state
-            if not self.room.playing or state is None or state.rules.team_size == 1:
+            partners = self._partners(seat_id)
+            if partners is None:
                 return Code.CHAT_NO_TEAM, "team lines are for a team game being played"
-            partners = state.team_of(seat_id)
         text = plain_text(raw)
         if not text:
             return Code.CHAT_EMPTY, "say something"
         if len(text) > m.MAX_CHAT_LENGTH:
             return Code.CHAT_TOO_LONG, f"a line has at most {m.MAX_CHAT_LENGTH} characters"
-        if names_a_card(text, self._secret_windows()):
+        if names_a_card(text, secret_windows(self._card_ids())):
             return Code.CHAT_SECRET, "a card id cannot be said at the table"
         if not self._bucket(self._chat, seat_id, CHAT_BURST, CHAT_PER_SECOND):
             return Code.CHAT_RATE, "too many lines; wait a moment"
-        seat = self.room.data.seat(seat_id)
+        seat = self._record().seat(seat_id)
         self.count += 1
         line = m.ChatLine(
-            id=f"{self.room.services.origin}-{self.count}",
+            id=f"{self._origin}-{self.count}",
             seat=seat_id,
             name=seat.name if seat else seat_id,
             text=text,
@@ -267,9 +265,10 @@ class TableTalk:
         return None
 
     def _mute(self, host_id: str, msg: m.MuteSeat) -> tuple[Code, str] | None:
-        if host_id != self.room.data.host:
+        data = self._record()
+        if host_id != data.host:
             return Code.NOT_HOST, "only the host can mute"
-        if self.room.data.seat(msg.seat) is None or msg.seat == host_id:
+        if data.seat(msg.seat) is None or msg.seat == host_id:
             return Code.UNKNOWN_SEAT, f"no other seat {msg.seat!r} to mute"
         if msg.muted:
             self.muted.add(msg.seat)
@@ -284,14 +283,3 @@ class TableTalk:
         if bucket is None:
             bucket = buckets[seat_id] = Bucket(burst, rate)
         return bucket.take()
-
-    def _secret_windows(self) -> frozenset[str]:
-        """The pieces of every card id of the room's decks (the cards in play come from them)."""
-        decks = tuple(self.room.settings.decks)
-        if self._windows is None or self._windows[0] != decks:
-            try:
-                ids = self.room.services.cards.card_ids(list(decks))
-            except UnknownDeck:
-                ids = []
-            self._windows = (decks, secret_windows(ids))
-        return self._windows[1]

@@ -2,17 +2,21 @@
 ends, and so creates their notices.
 
 While a game is in play, every process that has the room loaded (it serves sockets of the room)
-competes for the lease ``room:CODE`` in the event store; its holder is ``services.holder``. The
+competes for the lease ``room:CODE`` in the event store, held in this process's name. The
 process's :class:`LeaseKeeper` renews every lease it holds every third of their time to live
 (``lease_ttl_s``), all in one write; a driver acts only while ``time.monotonic() <
 lease.valid_until``, so it never overlaps the next holder whatever happened to its renewals. A
 lease the keeper could not renew goes back to its driver, which takes it again or learns that
 another process has it. When the holder dies its lease expires and another process that has the
-room loaded takes it: it first reads the room from the store (``sync_from_store``), then arms
-the timers and computer players. A holder this process can tell is dead (a crashed predecessor
-on the same machine, :mod:`.liveness`) is not waited for: its lease is taken over at once. A
-room in its lobby or over holds no lease. Store errors never stop the competition: they are
-logged and tried again after a backoff.
+room loaded takes it: it first reads the room from the store (``sync``), then tells the room
+(``gained``), which arms the timers and computer players. A holder this process can tell is
+dead (a crashed predecessor on the same machine, :mod:`.liveness`) is not waited for: its
+lease is taken over at once. A room in its lobby or over holds no lease. Store errors never
+stop the competition: they are logged and tried again after a backoff.
+
+A driver knows nothing of its room but what it is built with: the room's lock, whether a game
+is in play (``wanted``), how to read the room again (``sync``) and whom to tell that it drives
+now (``gained``). Whoever acts for the room asks :attr:`Driver.driving` before each step.
 """
 
 from __future__ import annotations
@@ -21,19 +25,14 @@ import asyncio
 import contextlib
 import logging
 import time
-import weakref
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
 
 from dixit.storage import EventStore, Lease, StorageError, VersionConflict
 
+from .backoff import BACKOFF
 from .liveness import dead
 
-if TYPE_CHECKING:
-    from .room import Room, Services
-
 log = logging.getLogger("dixit.server")
-
-BACKOFF = (0.5, 5.0)  # seconds between tries after a store error: first, longest
 
 
 def lease_name(code: str) -> str:
@@ -41,14 +40,29 @@ def lease_name(code: str) -> str:
 
 
 class Driver:
-    def __init__(self, room: Room) -> None:
-        # Weak: an unloaded room is freed at once by reference counting (a cycle would wait
-        # for a full collection, which the server makes rare).
-        self.room: Room = weakref.proxy(room)
-        self.name = lease_name(room.code)
+    def __init__(
+        self,
+        code: str,
+        keeper: LeaseKeeper,
+        lock: asyncio.Lock,
+        wanted: Callable[[], bool],
+        sync: Callable[[], Awaitable[None]],
+        gained: Callable[[bool], None],
+    ) -> None:
+        """``wanted``: a game is in play; ``sync``: read the room from the store (called under
+        ``lock``); ``gained(inherited)``: this process drives the room (again) from now on,
+        ``inherited`` when the tenure was taken over from a crashed process."""
+        self.code = code
+        self.name = lease_name(code)
+        self.keeper = keeper
+        self._lock = lock
+        self._wanted = wanted
+        self._sync = sync
+        self._gained = gained
         self.lease: Lease | None = None
         self.gains = 0  # times this process became the room's driver
         self.inherited = False  # this tenure was taken over from a crashed process
+        self.closed = False
         self._ready = False  # synchronised from the store since the lease was gained
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
@@ -56,16 +70,8 @@ class Driver:
         self._idle = False  # the loop sleeps until woken (no game in play)
 
     @property
-    def holder(self) -> str:
-        return self.room.services.holder
-
-    @property
     def ttl_s(self) -> float:
-        return self.room.services.config.lease_ttl_s
-
-    @property
-    def keeper(self) -> LeaseKeeper:
-        return self.room.services.leases
+        return self.keeper.ttl_s
 
     @property
     def kept(self) -> bool:
@@ -79,13 +85,10 @@ class Driver:
         lease = self.lease
         return lease is not None and self._ready and time.monotonic() < lease.valid_until
 
-    def _wanted(self) -> bool:
-        return self.room.data.status == "playing" and not self.room.closed
-
     def wake(self) -> None:
         """The room changed: compete for the lease (a game started) or give it up (it ended)
         now rather than at the next renewal."""
-        if self.room.closed:
+        if self.closed:
             return
         wanted = self._wanted()
         if self._task is None:
@@ -98,8 +101,7 @@ class Driver:
 
     async def _run(self) -> None:
         delay = BACKOFF[0]
-        room = self.room
-        while not room.closed:
+        while not self.closed:
             self._wake.clear()
             pause: float | None = self.ttl_s / 3
             try:
@@ -111,7 +113,7 @@ class Driver:
             except (StorageError, VersionConflict) as error:
                 log.warning(
                     "room %s: lease %s: %s; trying again in %.1f s",
-                    room.code,
+                    self.code,
                     "held" if self.lease is not None else "wanted",
                     getattr(error, "message", error),
                     delay,
@@ -119,7 +121,7 @@ class Driver:
                 pause = min(self.ttl_s / 3, delay)
                 delay = min(delay * 2, BACKOFF[1])
             except Exception:  # never stop competing for the room
-                log.exception("room %s: the driver failed", room.code)
+                log.exception("room %s: the driver failed", self.code)
                 pause = BACKOFF[1]
             if self.kept or (not self._wanted() and self.lease is None):
                 pause = None  # the keeper renews the lease, or nothing to hold until a game starts
@@ -133,44 +135,43 @@ class Driver:
         reads the room first and then hands the lease to the keeper."""
         if self.kept:
             return
-        store = self.room.services.store
+        store, holder = self.keeper.store, self.keeper.holder
         before = self.lease
         over: str | None = None
         if before is None:
             current = await store.lease(self.name)  # a read: no write lock for a busy room
-            if current is not None and current.holder != self.holder:
+            if current is not None and current.holder != holder:
                 if not dead(current.holder):
                     return  # driven elsewhere
                 over = current.holder  # a crashed predecessor's: no need to wait for its TTL
         # Free, expired, a dead holder's, or ours still unexpired in the store.
-        lease = await store.acquire_lease(self.name, self.holder, self.ttl_s, over=over)
+        lease = await store.acquire_lease(self.name, holder, self.ttl_s, over=over)
         if lease is None:
             self._lose()
             return
-        room = self.room
         if before is not None and self._ready and lease.epoch == before.epoch:
             self.lease = lease  # nobody else held it meanwhile
             self.keeper.keep(self)
-            room.autoplay.after_change()  # re-arm whatever stood down while renewals lagged
+            self._gained(self.inherited)  # re-arm whatever stood down while renewals lagged
             return
         self.lease, self._ready = lease, False
         self.inherited = over is not None
-        async with room.lock:
-            await room.sync_from_store()  # another holder may have moved the game on
-            if self.lease is not lease or room.closed:
+        async with self._lock:
+            await self._sync()  # another holder may have moved the game on
+            if self.lease is not lease or self.closed:
                 return
             self._ready = True
             self.gains += 1
             self.keeper.keep(self)
-            log.info("room %s: driven here now (epoch %d)", room.code, lease.epoch)
-            room.autoplay.after_change()
+            log.info("room %s: driven here now (epoch %d)", self.code, lease.epoch)
+            self._gained(self.inherited)
 
     def renewed(self, lease: Lease) -> None:
         """The lease was extended (same epoch): drive on."""
         lapsed = not self.driving
         self.lease = lease
         if lapsed:  # re-arm whatever stood down while the renewal lagged
-            self.room.autoplay.after_change()
+            self._gained(self.inherited)
 
     def not_renewed(self) -> None:
         """The store did not renew the lease (expired or moved): the loop takes it again now,
@@ -179,26 +180,27 @@ class Driver:
 
     def _lose(self) -> None:
         if self.lease is not None:
-            log.info("room %s: driven elsewhere now", self.room.code)
+            log.info("room %s: driven elsewhere now", self.code)
         self.keeper.drop(self)
         self.lease, self._ready = None, False
 
     async def _give_up(self) -> None:
         self.keeper.drop(self)
         self.lease, self._ready = None, False
-        await self.room.services.store.release_lease(self.name, self.holder)
+        await self.keeper.store.release_lease(self.name, self.keeper.holder)
 
     # ------------------------------------------------------------------ stopping
 
     def shutdown(self) -> None:
         """Stop competing; give the lease back (in a task: see :meth:`released`)."""
+        self.closed = True
         if self._task is not None:
             self._task.cancel()
             self._task = None
         self.keeper.drop(self)
         held, self.lease, self._ready = self.lease, None, False
         if held is not None and self._release is None:
-            release = _release(self.room.services.store, self.name, self.holder)
+            release = _release(self.keeper.store, self.name, self.keeper.holder)
             self._release = asyncio.get_running_loop().create_task(release)
 
     async def released(self) -> None:
@@ -208,6 +210,7 @@ class Driver:
 
     def abandon(self) -> None:
         """Stop at once and keep the lease until it expires: what a killed process does."""
+        self.closed = True
         if self._task is not None:
             self._task.cancel()
             self._task = None
@@ -228,8 +231,10 @@ class LeaseKeeper:
     one write per room (at 1,000 games in play that was 500 writes a second, each taking the
     database's write lock). Each driver hears whether its lease was renewed."""
 
-    def __init__(self, services: Services) -> None:
-        self.services = services
+    def __init__(self, store: EventStore, holder: str, ttl_s: float) -> None:
+        self.store = store
+        self.holder = holder  # this process's name on its leases (:mod:`.liveness`)
+        self.ttl_s = ttl_s
         self.rounds = 0  # renewal writes made
         self._kept: dict[str, Driver] = {}  # lease name -> its driver
         self._task: asyncio.Task[None] | None = None
@@ -252,14 +257,13 @@ class LeaseKeeper:
                 self._emptied.set()  # the loop ends at once rather than at its next round
 
     async def _run(self) -> None:
-        config = self.services.config
         delay = BACKOFF[0]
-        pause = config.lease_ttl_s / 3
+        pause = self.ttl_s / 3
         try:
             while self._kept:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._emptied.wait(), pause)
-                pause = config.lease_ttl_s / 3
+                pause = self.ttl_s / 3
                 try:
                     await self._renew()
                     delay = BACKOFF[0]
@@ -284,10 +288,7 @@ class LeaseKeeper:
         while the store failed stays here: its driver stands still (see ``driving``) until
         a round renews it, rather than every driver trying the failing store on its own."""
         sent = {name: (driver, driver.lease) for name, driver in self._kept.items()}
-        services = self.services
-        renewed = await services.store.renew_leases(
-            list(sent), services.holder, services.config.lease_ttl_s
-        )
+        renewed = await self.store.renew_leases(list(sent), self.holder, self.ttl_s)
         self.rounds += 1
         for name, (driver, lease) in sent.items():
             if not self.keeps(driver) or driver.lease is not lease:

@@ -33,7 +33,7 @@ from typing import Any
 from dixit.pubsub import Here, Presence, PubSub, Subscription
 
 from .connection import Connection
-from .driver import BACKOFF
+from .backoff import BACKOFF
 
 log = logging.getLogger("dixit.server")
 

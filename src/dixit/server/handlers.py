@@ -1,23 +1,26 @@
-"""What each client message asks of a room: one function per message, and the table
-:meth:`.room.Room.handle` dispatches by (host-only commands marked).
+"""What each client message asks of a room: one function per message, and the table the room
+dispatches by (host-only commands marked).
 
-Game moves go to the engine through :meth:`.room.Room.apply`; lobby changes are computed by
-:mod:`.lobby` and stored by :meth:`.room.Room.commit`, with their command id
-(:func:`applied`) when they are in :data:`RECORDED`: a resend after a restart, or to another
-process, is then acknowledged as a duplicate, never applied twice. A handler computes from
-``room.data`` as it is when called: after a version conflict the room syncs and calls it again.
+A handler reads the room as it is (an :class:`Ask`) and answers an outcome, which the room
+carries out: a :class:`Move` for the engine, a new room record to :class:`Store`, or None when
+nothing changes. A handler writes nothing and calls nothing of the room: after a version
+conflict the room reads itself again and asks again. A message in :data:`RECORDED` is stored
+with its command id: a resend after a restart, or to another process, is then acknowledged as
+a duplicate, never applied twice.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 from dixit.engine import (
     CastVote,
     Command,
     EndGame,
+    GameState,
     GiveClue,
     StartGame,
     SubmitCards,
@@ -26,174 +29,198 @@ from dixit.engine import (
 )
 from dixit.protocol import messages as m
 from dixit.protocol.codes import ErrorCode as Code
-from dixit.storage import CommandKey
 
 from . import away, lobby
 from .autoplay import replan
-from .cards import UnknownDeck
+from .cards import CardSource, UnknownDeck
 from .deck_access import may_choose
 from .errors import ServerError
-from .records import SeatRecord
+from .records import RoomRecordData, SeatRecord
 from .roomview import autoplayed, reclaimed
 from .rules import rules_from_settings
 from .seeding import room_random
 
-if TYPE_CHECKING:
-    from .room import Room
 
-Handler = Callable[["Room", SeatRecord, Any, str], Awaitable[int]]
+@dataclass(frozen=True)
+class Ask:
+    """What a handler reads: the room as it is when the message is handled."""
 
+    data: RoomRecordData
+    state: GameState | None
+    settings: m.RoomSettings
+    cards: CardSource
+    online: Callable[[], set[str]]  # seats with a socket on any process
 
-def applied(seat: SeatRecord, command_id: str) -> CommandKey:
-    """The key a lobby command is stored with (the seat that sent it, its id)."""
-    return CommandKey(seat.id, command_id)
-
-
-async def give_clue(room: Room, seat: SeatRecord, msg: m.GiveClue, command_id: str) -> int:
-    return await play(room, seat, GiveClue(seat.id, msg.card, msg.clue), command_id)
-
-
-async def submit(room: Room, seat: SeatRecord, msg: m.SubmitCards, command_id: str) -> int:
-    return await play(room, seat, SubmitCards(seat.id, tuple(msg.cards)), command_id)
+    @property
+    def playing(self) -> bool:
+        return self.data.status == "playing"
 
 
-async def vote(room: Room, seat: SeatRecord, msg: m.CastVote, command_id: str) -> int:
-    return await play(room, seat, CastVote(seat.id, msg.card, msg.second), command_id)
+@dataclass(frozen=True)
+class Close:
+    """Close the sockets of ``seat`` (``code``, ``message``) once the sender is answered."""
+
+    seat: str
+    code: Code
+    message: str
 
 
-async def void_card(room: Room, seat: SeatRecord, msg: m.VoidCard, command_id: str) -> int:
-    return await play(room, seat, VoidCard(seat.id, msg.card), command_id)
+@dataclass(frozen=True)
+class Move:
+    """A game move for the engine, with the record's fields changing with it; ``reclaim``: the
+    seat's person is back first (their seat theirs again, a change of its own)."""
+
+    command: Command
+    changes: dict[str, Any] | None = None
+    reclaim: bool = False
 
 
-async def play(room: Room, seat: SeatRecord, command: Command, command_id: str) -> int:
-    if not room.playing:
+@dataclass(frozen=True)
+class Store:
+    """A new room record (``notice``: what it means for a seat, told with the update)."""
+
+    data: RoomRecordData
+    notice: m.Notice | None = None
+    close: Close | None = None
+
+
+Outcome = Move | Store | None
+Handler = Callable[[Ask, SeatRecord, Any], Outcome]
+
+
+def give_clue(ask: Ask, seat: SeatRecord, msg: m.GiveClue) -> Outcome:
+    return play(ask, seat, GiveClue(seat.id, msg.card, msg.clue))
+
+
+def submit(ask: Ask, seat: SeatRecord, msg: m.SubmitCards) -> Outcome:
+    return play(ask, seat, SubmitCards(seat.id, tuple(msg.cards)))
+
+
+def vote(ask: Ask, seat: SeatRecord, msg: m.CastVote) -> Outcome:
+    return play(ask, seat, CastVote(seat.id, msg.card, msg.second))
+
+
+def void_card(ask: Ask, seat: SeatRecord, msg: m.VoidCard) -> Outcome:
+    return play(ask, seat, VoidCard(seat.id, msg.card))
+
+
+def play(ask: Ask, seat: SeatRecord, command: Command) -> Move:
+    """A person's own move: they are back (their seat theirs again, no longer late) and a
+    time bank they drew on is charged."""
+    if not ask.playing:
         raise ServerError(Code.NOT_PLAYING, "no game is being played")
-    if seat.is_bot and seat.autoplay and seat.person:
-        await room.reclaim(seat)  # they are back: their move, their seat
-    elif seat.is_bot:
+    reclaim = seat.is_bot and seat.autoplay and seat.person
+    if seat.is_bot and not reclaim:
         raise ServerError(Code.SEAT_IS_BOT, "a computer player plays your seat now; ask the host")
-    data = away.back(room.data, seat.id)  # their own move: no longer late
+    data = away.back(ask.data, seat.id)
     deadline = data.deadline
-    if deadline is not None and deadline.bank and _waited_on(room, seat.id):
+    if deadline is not None and deadline.bank and _waited_on(ask.state, seat.id):
         started_ms = deadline.at_ms - deadline.seconds * 1000
         data = away.charge(data, seat.id, int(time.time() * 1000) - started_ms)
-    changes = {"late": data.late, "banks": data.banks} if data is not room.data else None
-    return await room.apply(command, command_id, seat.id, changes)
+    changes = {"late": data.late, "banks": data.banks} if data is not ask.data else None
+    return Move(command, changes, reclaim)
 
 
-def _waited_on(room: Room, seat_id: str) -> bool:
-    return room.state is not None and seat_id in waiting_for(room.state)
+def _waited_on(state: GameState | None, seat_id: str) -> bool:
+    return state is not None and seat_id in waiting_for(state)
 
 
-async def here(room: Room, seat: SeatRecord, msg: m.Here, command_id: str) -> int:
+def here(ask: Ask, seat: SeatRecord, msg: m.Here) -> Outcome:
     """The person is at the table: no longer late, their seat theirs again, their account read
     (a paused table goes on). Saying it again changes nothing."""
-    if not room.playing:
+    if not ask.playing:
         raise ServerError(Code.NOT_PLAYING, "no game is being played")
-    data = replan(away.here(room.data, seat.id), room.state, room.settings.timers)
-    if data is room.data:
-        return room.version
-    notice = reclaimed(seat) if seat.is_bot and seat.person else None
-    await room.commit(data, notice=notice)
-    return room.version
+    data = replan(away.here(ask.data, seat.id), ask.state, ask.settings.timers)
+    if data is ask.data:
+        return None
+    return Store(data, reclaimed(seat) if seat.is_bot and seat.person else None)
 
 
-async def set_profile(room: Room, seat: SeatRecord, msg: m.SetProfile, command_id: str) -> int:
-    data = lobby.set_profile(room.data, seat.id, msg.name, msg.colour)
-    return await room.commit(data, applied(seat, command_id))
+def set_profile(ask: Ask, seat: SeatRecord, msg: m.SetProfile) -> Outcome:
+    return Store(lobby.set_profile(ask.data, seat.id, msg.name, msg.colour))
 
 
-async def leave(room: Room, seat: SeatRecord, msg: m.Leave, command_id: str) -> int:
-    online = room.online()
-    data = lobby.remove_seat(room.data, seat.id, m.DEFAULT_BOT_LEVEL, online)
-    return await room.commit(data, applied(seat, command_id))
+def leave(ask: Ask, seat: SeatRecord, msg: m.Leave) -> Outcome:
+    data = lobby.remove_seat(ask.data, seat.id, m.DEFAULT_BOT_LEVEL, ask.online())
+    return Store(data, close=Close(seat.id, Code.LEFT, "you left the room"))
 
 
-async def reveal_seen(room: Room, seat: SeatRecord, msg: m.RevealSeen, command_id: str) -> int:
-    data = lobby.see_reveal(room.data, seat.id, msg.round)
-    return room.version if data is room.data else await room.commit(data)
+def reveal_seen(ask: Ask, seat: SeatRecord, msg: m.RevealSeen) -> Outcome:
+    data = lobby.see_reveal(ask.data, seat.id, msg.round)
+    return None if data is ask.data else Store(data)
 
 
-async def start(room: Room, host: SeatRecord, msg: m.StartGame, command_id: str) -> int:
-    lobby.require_lobby(room.data, "only in the lobby, before the game starts")
-    rules = rules_from_settings(room.settings)
-    players = tuple(s.id for s in room.data.seats)
+def start(ask: Ask, host: SeatRecord, msg: m.StartGame) -> Outcome:
+    lobby.require_lobby(ask.data, "only in the lobby, before the game starts")
+    rules = rules_from_settings(ask.settings)
+    players = tuple(s.id for s in ask.data.seats)
     if len(players) < rules.min_players:
         raise ServerError(
             Code.TOO_FEW_PLAYERS,
             f"{rules.min_players} players are needed, {len(players)} seated",
         )
     try:
-        deck = room.services.cards.card_ids(list(room.settings.decks))
+        deck = ask.cards.card_ids(list(ask.settings.decks))
     except UnknownDeck as unknown:
         raise ServerError(Code.UNKNOWN_DECK, f"unknown deck {unknown}") from None
     first: str | None = None
-    if room.settings.first_storyteller == "host":
+    if ask.settings.first_storyteller == "host":
         first = host.id
-    elif room.settings.first_storyteller == "random":
-        first = room_random(room.data.seed, room.data.game_number, 0, "first").choice(players)
+    elif ask.settings.first_storyteller == "random":
+        first = room_random(ask.data.seed, ask.data.game_number, 0, "first").choice(players)
     command = StartGame(players=players, deck=tuple(deck), rules=rules, first_storyteller=first)
-    room.autoplay.new_game()
     fresh = {"status": "playing", "late": (), "played": (), "claim": None, "banks": ()}
-    return await room.apply(command, command_id, host.id, fresh)
+    return Move(command, fresh)
 
 
-async def update_settings(
-    room: Room, host: SeatRecord, msg: m.UpdateSettings, command_id: str
-) -> int:
-    lobby.require_lobby(room.data, "only in the lobby, before the game starts")
+def update_settings(ask: Ask, host: SeatRecord, msg: m.UpdateSettings) -> Outcome:
+    lobby.require_lobby(ask.data, "only in the lobby, before the game starts")
     rules = rules_from_settings(msg.settings)
     try:
-        room.services.cards.card_ids(list(msg.settings.decks))
+        ask.cards.card_ids(list(msg.settings.decks))
     except UnknownDeck as unknown:
         raise ServerError(Code.UNKNOWN_DECK, f"unknown deck {unknown}") from None
-    added = set(msg.settings.decks) - set(room.settings.decks)
-    if not may_choose(room.services.cards.decks(), added, host.token_hash):
+    added = set(msg.settings.decks) - set(ask.settings.decks)
+    if not may_choose(ask.cards.decks(), added, host.token_hash):
         raise ServerError(Code.UNKNOWN_DECK, "unknown deck: another host's upload")
-    data = lobby.update_settings(room.data, msg.settings, rules.max_players)
-    return await room.commit(data, applied(host, command_id))
+    return Store(lobby.update_settings(ask.data, msg.settings, rules.max_players))
 
 
-async def add_bot(room: Room, host: SeatRecord, msg: m.AddBot, command_id: str) -> int:
-    lobby.require_lobby(room.data, "only in the lobby, before the game starts")
-    limit = rules_from_settings(room.settings).max_players
-    data, _ = lobby.add_computer(room.data, msg.level, limit)
-    return await room.commit(data, applied(host, command_id))
+def add_bot(ask: Ask, host: SeatRecord, msg: m.AddBot) -> Outcome:
+    lobby.require_lobby(ask.data, "only in the lobby, before the game starts")
+    limit = rules_from_settings(ask.settings).max_players
+    data, _ = lobby.add_computer(ask.data, msg.level, limit)
+    return Store(data)
 
 
-async def set_bot_level(room: Room, host: SeatRecord, msg: m.SetBotLevel, command_id: str) -> int:
-    data = lobby.set_bot_level(room.data, msg.player, msg.level)
-    return await room.commit(data, applied(host, command_id))
+def set_bot_level(ask: Ask, host: SeatRecord, msg: m.SetBotLevel) -> Outcome:
+    return Store(lobby.set_bot_level(ask.data, msg.player, msg.level))
 
 
-async def kick(room: Room, host: SeatRecord, msg: m.Kick, command_id: str) -> int:
-    online = room.online()
-    data = lobby.kick(room.data, host.id, msg.seat, m.DEFAULT_BOT_LEVEL, online)
-    version = await room.commit(data, applied(host, command_id))
-    room.fanout.close_seat(msg.seat, Code.KICKED, "the host removed you from the room")
-    return version
+def kick(ask: Ask, host: SeatRecord, msg: m.Kick) -> Outcome:
+    data = lobby.kick(ask.data, host.id, msg.seat, m.DEFAULT_BOT_LEVEL, ask.online())
+    return Store(data, close=Close(msg.seat, Code.KICKED, "the host removed you from the room"))
 
 
-async def set_bot(room: Room, host: SeatRecord, msg: m.SetBot, command_id: str) -> int:
-    data = lobby.set_bot(room.data, msg.seat, msg.bot, m.DEFAULT_BOT_LEVEL)
+def set_bot(ask: Ask, host: SeatRecord, msg: m.SetBot) -> Outcome:
+    data = lobby.set_bot(ask.data, msg.seat, msg.bot, m.DEFAULT_BOT_LEVEL)
     seat = data.seat(msg.seat)
-    notice = autoplayed(seat) if msg.bot and seat is not None and seat.autoplay else None
-    return await room.commit(data, applied(host, command_id), notice)
+    return Store(data, autoplayed(seat) if msg.bot and seat is not None and seat.autoplay else None)
 
 
-async def transfer_host(room: Room, host: SeatRecord, msg: m.TransferHost, command_id: str) -> int:
-    return await room.commit(lobby.transfer_host(room.data, msg.seat), applied(host, command_id))
+def transfer_host(ask: Ask, host: SeatRecord, msg: m.TransferHost) -> Outcome:
+    return Store(lobby.transfer_host(ask.data, msg.seat))
 
 
-async def end_game(room: Room, host: SeatRecord, msg: m.EndGame, command_id: str) -> int:
+def end_game(ask: Ask, host: SeatRecord, msg: m.EndGame) -> Outcome:
     """The engine ends the game (the leaders win); the log records it like any move."""
-    if not room.playing or room.state is None:
+    if not ask.playing or ask.state is None:
         raise ServerError(Code.NOT_PLAYING, "no game is being played")
-    return await room.apply(EndGame(), command_id, host.id)
+    return Move(EndGame())
 
 
-async def rematch(room: Room, host: SeatRecord, msg: m.Rematch, command_id: str) -> int:
-    return await room.commit(lobby.rematch(room.data), applied(host, command_id))
+def rematch(ask: Ask, host: SeatRecord, msg: m.Rematch) -> Outcome:
+    return Store(lobby.rematch(ask.data))
 
 
 # Message type → (host only, handler). Everything a socket can ask of a room, in one place.
@@ -217,9 +244,9 @@ HANDLERS: dict[type[m.ClientModel], tuple[bool, Handler]] = {
     m.Rematch: (True, rematch),
 }
 
-# The record-only commands, stored with their command id (:func:`applied`). Not ``reveal_seen``
-# or ``here``: repeating them changes nothing, so they need no record. Game moves are
-# de-duplicated by the command id on their first event.
+# The record-only commands, stored with their command id. Not ``reveal_seen`` or ``here``:
+# repeating them changes nothing, so they need no record. Game moves are de-duplicated by the
+# command id on their first event.
 RECORDED: frozenset[type[m.ClientModel]] = frozenset(
     {
         m.SetProfile,

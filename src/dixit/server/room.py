@@ -14,6 +14,10 @@ it was computed from (``record_version``); when another process wrote first the 
 them, a few times at most. Lobby commands (record-only writes) are recorded with their command
 id in the same transaction, so a resend after a restart is acknowledged, never applied twice.
 A storage failure answers the command with an ``error`` carrying the store's code.
+
+The room is made of parts that know nothing of it (docs/architecture.md): each is built here
+with the callables it needs (held weakly, :mod:`.weak`), and the room tells them of changes.
+Handlers answer an outcome that :meth:`Room.dispatch` carries out.
 """
 
 from __future__ import annotations
@@ -23,8 +27,7 @@ import dataclasses
 import json
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from dixit.engine import (
     CodedError,
@@ -40,11 +43,10 @@ from dixit.engine.serialize import event_from_json, event_to_json
 from dixit.protocol import messages as m
 from dixit.protocol.codes import ErrorCode as Code
 from dixit.protocol.convert import ack_json, error_json
-from dixit.pubsub import Here, MemoryPresence, Presence, PubSub
+from dixit.pubsub import Here
 from dixit.storage import (
     CommandKey,
     DuplicateCommand,
-    EventStore,
     RoomRecord,
     StorageError,
     StoredEvent,
@@ -56,26 +58,27 @@ from .autoplay import (
     CLAIM_WAIT_S,
     REVEAL_WAIT_S,
     Autoplay,
+    Table,
     plan_claim,
     plan_deadline,
     plan_reveal,
     replan,
     reveal_waiting,
 )
-from .cards import CardSource, UnknownDeck
+from .cards import UnknownDeck
 from .chat import TALK_MESSAGES, TableTalk
-from .config import ServerConfig
 from .connection import Connection
-from .driver import Driver, LeaseKeeper
+from .driver import Driver
 from .errors import ServerError
 from .fanout import Fanout, you
 from .follow import Attendance, Follower, Note
-from .liveness import lease_holder
 from .records import RoomRecordData, SeatRecord
 from .roomview import reclaimed, room_view
 from .seeding import DeferredRandom, command_seed
-from .shelf import readable
+from .services import Services
+from .shelf import Shelf, card_dicts, readable
 from .tokens import token_hash
+from .weak import weakly, weakly_read
 
 log = logging.getLogger("dixit.server")
 
@@ -109,25 +112,6 @@ def seen_key(seat: str, command_id: str) -> str:
 Change = RoomRecordData | Callable[[RoomRecordData], RoomRecordData]
 
 
-@dataclass(frozen=True)
-class Services:
-    config: ServerConfig
-    store: EventStore
-    cards: CardSource
-    pubsub: PubSub
-    origin: str  # this process, in fan-out messages (several processes may share a store)
-    presence: Presence = field(default_factory=MemoryPresence)  # who is connected, shared
-    leases: LeaseKeeper = field(init=False, repr=False, compare=False)  # this process's
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "leases", LeaseKeeper(self))  # frozen: set once, here
-
-    @property
-    def holder(self) -> str:
-        """This process's name on the leases it holds (:mod:`.liveness`)."""
-        return lease_holder(self.origin)
-
-
 class Room:
     def __init__(self, data: RoomRecordData, services: Services, record_version: int = 0) -> None:
         self.data = data
@@ -147,11 +131,46 @@ class Room:
             services.config.presence_beat_s,
             self._presence_changed,
         )
-        self.driver = Driver(self)
-        self.autoplay = Autoplay(self)
         self.closed = False
         self._readable: tuple[tuple[str, ...], bool] | None = None
-        self.talk = TableTalk(self, self.fanout.send_all, self.fanout.send_seats)
+        # The parts, each with what it may read and do (the room held weakly: an unloaded
+        # room is freed by reference counting, not at the next full collection).
+        shelf = Shelf(
+            cards=weakly_read(self, lambda room: card_dicts(room.services.cards, room.deck_ids())),
+            earlier=weakly(self, Room._events_of),
+            current=weakly_read(self, lambda room: room.log),
+        )
+        table = Table(
+            code=data.code,
+            lock=self.lock,
+            read_data=weakly_read(self, lambda room: room.data),
+            read_state=weakly_read(self, lambda room: room.state),
+            read_settings=weakly_read(self, lambda room: room.settings),
+            online=weakly(self, Room.online),
+            apply=weakly(self, Room.apply),
+            commit=weakly(self, Room.commit),
+            sync=weakly(self, Room.sync_from_store),
+        )
+        driving = weakly_read(self, lambda room: room.driver.driving)
+        self.autoplay = Autoplay(table, driving, shelf, services.config.bot_delay_s)
+        self.driver = Driver(
+            data.code,
+            services.leases,
+            self.lock,
+            wanted=weakly_read(self, lambda room: room.playing and not room.closed),
+            sync=weakly(self, Room.sync_from_store),
+            gained=self.autoplay.gained,
+        )
+        self.talk = TableTalk(
+            data.code,
+            services.pubsub,
+            services.origin,
+            self.fanout.send_all,
+            self.fanout.send_seats,
+            record=weakly_read(self, lambda room: room.data),
+            partners=weakly(self, Room._partners),
+            card_ids=weakly(self, Room.deck_ids),
+        )
 
     @property
     def code(self) -> str:
@@ -179,7 +198,7 @@ class Room:
             self.log = [event_from_json(s.data) for s in stored]
             self.state = replay(self.log) if self.log else None
             self._remember_commands(stored)
-        self.autoplay.after_change()
+        self._changed()
 
     async def listen(self) -> None:
         """Follow the changes other server processes make to this room."""
@@ -219,6 +238,19 @@ class Room:
                 self._remember_commands(stored_events)
                 self.fanout.send_game(state, self.playing, before, events)
         self._send_room()
+        self._changed()
+
+    async def _events_of(self, game: int) -> list[Event]:
+        """The events of this room's game ``game`` (an earlier one: for the card book)."""
+        stored = await self.services.store.read(f"{self.code}:{game}")
+        return [event_from_json(s.data) for s in stored]
+
+    def _changed(self) -> None:
+        """After any change: the driver competes for the lease or gives it up, and (where it
+        drives) the timers and computer players are armed again."""
+        if self.closed:
+            return
+        self.driver.wake()
         self.autoplay.after_change()
 
     def _close_unseated(self) -> None:
@@ -226,8 +258,7 @@ class Room:
         for conn in list(self.fanout.conns.values()):
             if conn.seat is None:
                 continue
-            seat = self.data.seat(conn.seat)
-            if seat is None or seat.left or seat.token_hash != conn.token_hash:
+            if not _still_theirs(self.data.seat(conn.seat), conn):
                 self.fanout.close_seat(conn.seat, Code.KICKED, "you no longer have a seat here")
 
     def shutdown(self) -> None:
@@ -244,10 +275,13 @@ class Room:
     # ------------------------------------------------------------------ compute, store, swap
 
     def _take(self, data: RoomRecordData) -> None:
-        """Swap in a record the store has accepted (a new game number starts afresh)."""
+        """Swap in a record the store has accepted (a new game number starts afresh, and the
+        computer players with a game that starts)."""
         if data.game_number != self.data.game_number:
             self.state, self.log, self.seen = None, [], {}
             self.fanout.reset_rounds()
+            self.autoplay.new_game()
+        elif data.status == "playing" and self.data.status != "playing":
             self.autoplay.new_game()
         if data.settings != self.data.settings:
             self.settings = room_settings(data.settings)
@@ -257,7 +291,7 @@ class Room:
     def _take_game(self, state: GameState | None, events: Sequence[Event]) -> None:
         self.state = state
         self.log.extend(events)
-        self.autoplay.shelf.learn(events)
+        self.autoplay.shelf.learn(events, self.settings.language)
 
     async def commit(
         self, data: Change, command: CommandKey | None = None, notice: m.Notice | None = None
@@ -293,7 +327,7 @@ class Room:
         self._send_room()
         if notice is not None:
             self.tell(notice)
-        self.autoplay.after_change()
+        self._changed()
         await self.follower.publish(self.data.game_number, self.version)
         return self.version
 
@@ -313,7 +347,8 @@ class Room:
         version = old.version if old is not None else 0
         rng = DeferredRandom(command_seed(self.data.seed, self.data.game_number, version))
         state, events = execute(old, command, rng)
-        fields: dict[str, Any] = dict(changes or {})
+        # Only the fields that change (a handler computes them before a reclaim is stored).
+        fields = {k: v for k, v in (changes or {}).items() if getattr(self.data, k) != v}
         scale = self.services.config.bot_delay_s
         if state.phase is Phase.OVER:
             fields.update(status="over", reveal=None)
@@ -343,7 +378,7 @@ class Room:
             self._send_room()
         if notice is not None:
             self.tell(notice)
-        self.autoplay.after_change()
+        self._changed()
         await self.follower.publish(self.data.game_number, self.version)
         return state.version
 
@@ -388,6 +423,13 @@ class Room:
         if slug in self.settings.decks:
             self._readable = None
             self._send_room()
+
+    def _partners(self, seat_id: str) -> tuple[str, ...] | None:
+        """``seat_id``'s team in a team game being played; None: no such game."""
+        state = self.state
+        if not self.playing or state is None or state.rules.team_size == 1:
+            return None
+        return state.team_of(seat_id)
 
     def online(self) -> set[str]:
         """Seats with a socket on any process (this one's, and the shared presence's copy)."""
@@ -463,7 +505,7 @@ class Room:
         if self.closed:
             return
         self._send_room()
-        self.autoplay.after_change()
+        self._changed()
 
     # ------------------------------------------------------------------ sockets
 
@@ -502,7 +544,7 @@ class Room:
         self._departed(conn)
         if self.fanout.remove(conn):
             self._send_room()
-            self.autoplay.after_change()  # a reveal no longer waits for whoever went
+            self._changed()  # a reveal no longer waits for whoever went
 
     async def reclaim(self, seat: SeatRecord) -> None:
         """The person is back (a game move of theirs): their seat is theirs again."""
@@ -525,15 +567,19 @@ class Room:
             if update is not None:
                 conn.send(update)
             return
-        if isinstance(msg, TALK_MESSAGES):
-            self.talk.handle(conn, msg)
-            return
         command_id: str | None = getattr(msg, "id", None)
         if isinstance(msg, m.Hello) or command_id is None:
             conn.send(error_json(None, Code.MALFORMED, "already said hello"))
             return
         if conn.seat is None:
             conn.send(error_json(command_id, Code.SPECTATOR, "spectators watch"))
+            return
+        if isinstance(msg, TALK_MESSAGES):
+            seat = self.data.seat(conn.seat)
+            if not _still_theirs(seat, conn):
+                conn.send(error_json(command_id, Code.BAD_TOKEN, "not your seat any more"))
+                return
+            conn.send(self.talk.handle(conn.seat, command_id, msg, self.version))
             return
         async with self.lock:
             key = seen_key(conn.seat, command_id)
@@ -556,18 +602,19 @@ class Room:
             if outcome is None:  # applied before (here, on another process, before a restart)
                 conn.send(ack_json(command_id, self.seen.get(key, self.version), True))
                 return
-            version, seat = outcome
+            version, close = outcome
             self.seen[key] = version
             conn.send(ack_json(command_id, version, False))
-            if isinstance(msg, m.Leave):
-                self.fanout.close_seat(seat.id, Code.LEFT, "you left the room")
+            if close is not None:
+                self.fanout.close_seat(close.seat, close.code, close.message)
 
     async def _decide_and_retry(
         self, conn: Connection, msg: m.ClientModel, seat_id: str, command_id: str
-    ) -> tuple[int, SeatRecord] | None:
+    ) -> tuple[int, handlers.Close | None] | None:
         """Decide and store; when another process wrote first, catch up and decide again on
-        the fresh record and events (:data:`TRIES` times at most). None: this very command was
-        applied before (by this process, another one, or before a restart)."""
+        the fresh record and events (:data:`TRIES` times at most). The version to acknowledge
+        and the sockets to close then; None: this very command was applied before (by this
+        process, another one, or before a restart)."""
         recorded = type(msg) in handlers.RECORDED
         command = CommandKey(seat_id, command_id)
         for attempt in range(TRIES):
@@ -577,9 +624,9 @@ class Room:
                     return None
             try:
                 seat = self.data.seat(seat_id)
-                if seat is None or seat.left or seat.token_hash != conn.token_hash:
+                if not _still_theirs(seat, conn):
                     raise ServerError(Code.BAD_TOKEN, "not your seat any more")
-                return await self._dispatch(seat, msg, command_id), seat
+                return await self.dispatch(seat, msg, command_id)
             except DuplicateCommand:  # a lobby command's record: stored with it before
                 return None
             except VersionConflict:
@@ -596,11 +643,29 @@ class Room:
                 raise
         raise AssertionError("unreachable")
 
-    async def _dispatch(self, seat: SeatRecord, msg: m.ClientModel, command_id: str) -> int:
+    async def dispatch(
+        self, seat: SeatRecord, msg: m.ClientModel, command_id: str
+    ) -> tuple[int, handlers.Close | None]:
+        """Ask ``msg``'s handler (under :attr:`lock`) and carry out its outcome: the version to
+        acknowledge, and the sockets to close once the sender is answered."""
         entry = handlers.HANDLERS.get(type(msg))
         if entry is None:
             raise ServerError(Code.UNKNOWN_TYPE, f"unexpected {type(msg).__name__}")
         host_only, handler = entry
         if host_only and seat.id != self.data.host:
             raise ServerError(Code.NOT_HOST, "only the host can do that", 403)
-        return await handler(self, seat, msg, command_id)
+        ask = handlers.Ask(self.data, self.state, self.settings, self.services.cards, self.online)
+        outcome = handler(ask, seat, msg)
+        if outcome is None:
+            return self.version, None
+        if isinstance(outcome, handlers.Move):
+            if outcome.reclaim:
+                await self.reclaim(seat)  # they are back: their move, their seat
+            return await self.apply(outcome.command, command_id, seat.id, outcome.changes), None
+        recorded = CommandKey(seat.id, command_id) if type(msg) in handlers.RECORDED else None
+        return await self.commit(outcome.data, recorded, outcome.notice), outcome.close
+
+
+def _still_theirs(seat: SeatRecord | None, conn: Connection) -> TypeGuard[SeatRecord]:
+    """Is ``seat`` still the one ``conn`` was admitted to (not left, its token unchanged)?"""
+    return seat is not None and not seat.left and seat.token_hash == conn.token_hash

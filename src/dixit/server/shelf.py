@@ -5,24 +5,24 @@ a worker thread as soon as a game with a computer player starts. Every clue told
 round is public: the book learns it, filed under the room's language, as extra text about the
 storyteller's card; a new game's book is first fed the finished rounds of the room's earlier
 games from the event store.
+
+A shelf knows nothing of its room: it is built with the card descriptions of the room's decks
+(``cards``), a reader of an earlier game's events (``earlier``) and of the current game's
+(``current``); whoever asks for a book says for which game and in which language.
 """
 
 from __future__ import annotations
 
 import asyncio
-import weakref
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from dixit.engine import Event, RoundScored
-from dixit.engine.serialize import event_from_json
 
 from .cards import CardSource, described
 
 if TYPE_CHECKING:
     from dixit.bots import CardBook
-
-    from .room import Room
 
 
 def card_dicts(cards: CardSource, card_ids: Sequence[str]) -> list[dict[str, Any]]:
@@ -54,10 +54,17 @@ def _book_of(cards: list[dict[str, Any]]) -> CardBook:
 
 
 class Shelf:
-    def __init__(self, room: Room) -> None:
-        # Weak: an unloaded room is freed at once by reference counting (a cycle would wait
-        # for a full collection, which the server makes rare).
-        self.room: Room = weakref.proxy(room)
+    def __init__(
+        self,
+        cards: Callable[[], list[dict[str, Any]]],
+        earlier: Callable[[int], Awaitable[Sequence[Event]]],
+        current: Callable[[], Sequence[Event]],
+    ) -> None:
+        """``cards``: deck.json card dicts of the room's decks; ``earlier(n)``: the events of
+        the room's game ``n``; ``current``: those of the game in play."""
+        self._cards = cards
+        self._earlier = earlier
+        self._current = current
         self._book: CardBook | None = None
         self._game: int | None = None
         self._task: asyncio.Task[CardBook] | None = None
@@ -68,54 +75,44 @@ class Shelf:
         return self._book
 
     def new_game(self) -> None:
-        self._book = None
+        """Another game is played: a book still being built for the last one is not taken."""
+        self._book, self._game = None, None
 
     def shutdown(self) -> None:
         if self._task is not None:
             self._task.cancel()
 
-    def prepare(self) -> None:
-        """Start building this game's card book as soon as a computer player sits in it."""
-        room = self.room
-        if room.data.status != "playing" or not any(s.is_bot for s in room.data.seats):
-            return
-        game = room.data.game_number
+    def prepare(self, game: int, lang: str) -> None:
+        """Start building game ``game``'s card book (``lang``: the room's language), unless it
+        is built or being built."""
         failed = self._task is not None and self._task.done() and not self._task.cancelled()
         if failed and self._task is not None and self._task.exception() is not None:
             self._task = None  # a store error while reading earlier games: build it again
         if self._task is None or self._game != game:
             self._game = game
-            self._task = asyncio.get_running_loop().create_task(self._build(game))
+            self._task = asyncio.get_running_loop().create_task(self._build(game, lang))
 
-    async def book_for_game(self) -> CardBook:
-        self.prepare()
-        game = self.room.data.game_number
-        if self._task is None or self._game != game:  # a timer plays for a person
-            self._game = game
-            self._task = asyncio.get_running_loop().create_task(self._build(game))
+    async def book_for_game(self, game: int, lang: str) -> CardBook:
+        self.prepare(game, lang)
+        assert self._task is not None
         return await asyncio.shield(self._task)
 
-    def learn(self, events: Sequence[Event]) -> None:
+    def learn(self, events: Sequence[Event], lang: str) -> None:
         """Finished rounds' clues, told for the storyteller's card (public once scored)."""
         if self._book is None:
             return
-        lang = self.room.settings.language
         for event in events:
             if isinstance(event, RoundScored):
                 self._book.learn(event.storyteller_card, event.clue, lang)
 
-    async def _build(self, game: int) -> CardBook:
-        room = self.room
-        cards = card_dicts(room.services.cards, room.deck_ids())
-        book = await asyncio.to_thread(_book_of, cards)
-        lang = room.settings.language
+    async def _build(self, game: int, lang: str) -> CardBook:
+        book = await asyncio.to_thread(_book_of, self._cards())
         for number in range(1, game):
-            for stored in await room.services.store.read(f"{room.code}:{number}"):
-                event = event_from_json(stored.data)
+            for event in await self._earlier(number):
                 if isinstance(event, RoundScored):
                     book.learn(event.storyteller_card, event.clue, lang)
-        if room.data.game_number == game:
-            for event in room.log:
+        if self._game == game:
+            for event in self._current():
                 if isinstance(event, RoundScored):
                     book.learn(event.storyteller_card, event.clue, lang)
             self._book = book
