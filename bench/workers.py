@@ -133,8 +133,8 @@ def memory() -> dict[str, Any]:
 
 
 def broker(messages: int = 5000, batched: int = 20000) -> dict[str, Any]:
+    from dixit.infra.broker import Broker
     from dixit.pubsub import open_pubsub
-    from dixit.pubsub.local import Broker
 
     async def main() -> dict[str, Any]:
         with tempfile.TemporaryDirectory() as root:

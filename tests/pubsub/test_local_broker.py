@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from dixit.infra.broker import Broker, encode, read_frame, socket_path
 from dixit.pubsub import GAP, Here, PubSubUnavailable, open_presence, open_pubsub
-from dixit.pubsub.local import Broker, UnixPubSub, _frame, _read_frame, socket_path
+from dixit.pubsub.local import UnixPubSub
 
 
 @asynccontextmanager
@@ -139,23 +140,23 @@ def test_a_subscription_is_answered_only_after_the_lone_subscriber_has_seen_it()
             ]
 
             async def frame(reader: asyncio.StreamReader) -> list[object]:
-                return await asyncio.wait_for(_read_frame(reader), 5)
+                return await asyncio.wait_for(read_frame(reader), 5)
 
-            w1.write(_frame(["sub", 1, "c"]))
+            w1.write(encode(["sub", 1, "c"]))
             assert await frame(r1) == ["r", 1, False]  # alone
-            w2.write(_frame(["sub", 2, "c"]))
+            w2.write(encode(["sub", 2, "c"]))
             kind, channel, on, token = await frame(r1)
             assert (kind, channel, on) == ("i", "c", 1)
-            w3.write(_frame(["sub", 3, "c"]))
-            w3.write(_frame(["ping", 4]))
+            w3.write(encode(["sub", 3, "c"]))
+            w3.write(encode(["ping", 4]))
             assert await frame(r3) == ["r", 4, "pong"]  # handled, but the sub not yet answered
-            w1.write(_frame(["seen", 0, "c", int(token) + 100]))  # not the latest: ignored
-            w1.write(_frame(["ping", 5]))
+            w1.write(encode(["seen", 0, "c", int(token) + 100]))  # not the latest: ignored
+            w1.write(encode(["ping", 5]))
             assert await frame(r1) == ["r", 5, "pong"]
-            w1.write(_frame(["seen", 0, "c", token]))
+            w1.write(encode(["seen", 0, "c", token]))
             assert await frame(r2) == ["r", 2, True]
             assert await frame(r3) == ["r", 3, True]
-            w2.write(_frame(["unsub", 0, "c"]))
+            w2.write(encode(["unsub", 0, "c"]))
             w3.close()  # two leave: the last one is told it is alone
             assert await frame(r1) == ["i", "c", 0, 0]
             for writer in (w1, w2):

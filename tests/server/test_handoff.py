@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from dixit.server import handoff
-from dixit.server.handoff import Handoff, inbox_path, owner
+from dixit.infra import handoff
+from dixit.infra.handoff import Handoff, inbox_path, owner
 
 from .hubs import run
 

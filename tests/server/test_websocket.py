@@ -1,4 +1,4 @@
-"""The room socket's WebSocket layer (dixit.server.websocket) against RFC 6455 and RFC 7692:
+"""The room socket's WebSocket layer (dixit.infra.websocket) against RFC 6455 and RFC 7692:
 raw frames over a real TCP connection to ``dixit serve``, the websockets library as an
 independent peer, and the keepalive and slow-reader rules on a transport stand-in."""
 
@@ -25,16 +25,11 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.server import ServerState
 from websockets.asyncio.client import connect
 
-from dixit.ops.observe import ServerMetrics
-from dixit.server.config import Limits
-from dixit.server.handoff import Handoff
-from dixit.server.websocket import (
-    STATE_KEY,
-    RoomSocket,
-    Sockets,
-    SocketServices,
-    negotiate_deflate,
-)
+from dixit.infra.frames import negotiate_deflate
+from dixit.infra.handoff import Handoff
+from dixit.infra.uvicorn_ws import ENDPOINT_KEY, UvicornSocket
+from dixit.infra.websocket import Endpoint, Sockets, State
+from dixit.server.websocket import socket_room
 
 from .harness import Client, ServerProcess, create_room, join_room, play_rounds
 from .test_handoff import code_of, inbox_not_accepting
@@ -346,7 +341,7 @@ def test_every_player_of_a_game_gets_every_update_in_order(server: ServerProcess
 
 
 class _Transport:
-    """What RoomSocket uses of an asyncio transport, keeping what was written."""
+    """What a socket uses of an asyncio transport, keeping what was written."""
 
     def __init__(self, connection: socket.socket | None = None) -> None:
         self.written: list[bytes] = []
@@ -401,10 +396,11 @@ class _State:
         self.default_headers: list[tuple[bytes, bytes]] = []
 
 
-class _Hub:
-    class services:
-        class config:
-            limits = Limits(send_buffer_bytes=1000)
+async def _never(*_: Any) -> None:
+    await asyncio.sleep(3600)
+
+
+_ENDPOINT = Endpoint(route=socket_room, serve=_never, send_buffer_bytes=1000)
 
 
 def _handshake(code: str = "ABCD") -> bytes:
@@ -415,17 +411,15 @@ def _handshake(code: str = "ABCD") -> bytes:
     ).encode()
 
 
-def _socket_on(transport: _Transport, socket_class: type[RoomSocket] = RoomSocket) -> RoomSocket:
-    async def never(*_: Any) -> None:
-        await asyncio.sleep(3600)
-
-    services = SocketServices(_Hub(), ServerMetrics(), never)  # type: ignore[arg-type]
-    sock = socket_class(_Config(), _State(), {STATE_KEY: services})
+def _socket_on(
+    transport: _Transport, socket_class: type[UvicornSocket] = UvicornSocket
+) -> UvicornSocket:
+    sock = socket_class(_Config(), _State(), {ENDPOINT_KEY: _ENDPOINT})
     sock.connection_made(transport)  # type: ignore[arg-type]
     return sock
 
 
-def _open_socket() -> tuple[RoomSocket, _Transport]:
+def _open_socket() -> tuple[UvicornSocket, _Transport]:
     transport = _Transport()
     sock = _socket_on(transport)
     sock.data_received(_handshake())
@@ -434,7 +428,7 @@ def _open_socket() -> tuple[RoomSocket, _Transport]:
 
 
 def test_a_client_that_stops_reading_is_dropped() -> None:
-    async def main() -> tuple[RoomSocket, _Transport, list[bool]]:
+    async def main() -> tuple[UvicornSocket, _Transport, list[bool]]:
         sock, transport = _open_socket()
         sent = [sock.send_text("x" * 100) for _ in range(3)]
         sock.pause_writing()  # the kernel's buffer is full: the transport buffers
@@ -448,9 +442,9 @@ def test_a_client_that_stops_reading_is_dropped() -> None:
         sent.append(sock.send_text("after"))
         return sock, transport, sent
 
-    _, transport, sent = asyncio.run(main())
+    sock, transport, sent = asyncio.run(main())
     assert sent == [True, True, True, True, True, False]  # "z" was taken, then the flush dropped it
-    assert transport.aborted
+    assert transport.aborted and sock.state is State.CLOSED
 
 
 def test_keepalive_pings_and_closes_a_silent_peer() -> None:
@@ -476,7 +470,7 @@ def test_keepalive_pings_and_closes_a_silent_peer() -> None:
         sock.keepalive(161.0, 30.0)  # unanswered for 31 s: closed with 1011
         close = transport.written[-1]
         assert close[0] == 0x88 and close[2:4] == struct.pack("!H", 1011)
-        assert transport.closing
+        assert transport.closing and sock.state is State.CLOSED
 
     asyncio.run(main())
 
@@ -522,15 +516,11 @@ def test_uvicorns_http_protocol_goes_once_it_has_handed_the_connection_over() ->
     upgraded connection (it and its parser refer to each other): it must not wait, with its
     request and parser, for a rare full collection while the game goes on."""
 
-    async def never(*_: Any) -> None:
-        await asyncio.sleep(3600)
-
     async def app(scope: Any, receive: Any, send: Any) -> None: ...
 
-    async def main() -> tuple[weakref.ref[HttpToolsProtocol], RoomSocket]:
-        services = SocketServices(_Hub(), ServerMetrics(), never)  # type: ignore[arg-type]
-        config = Config(app=app, ws=RoomSocket, lifespan="off", log_config=None)
-        http = HttpToolsProtocol(config, ServerState(), {STATE_KEY: services})
+    async def main() -> tuple[weakref.ref[HttpToolsProtocol], UvicornSocket]:
+        config = Config(app=app, ws=UvicornSocket, lifespan="off", log_config=None)
+        http = HttpToolsProtocol(config, ServerState(), {ENDPOINT_KEY: _ENDPOINT})
         transport = _Transport()
         transport.protocol = http
         http.connection_made(transport)  # type: ignore[arg-type]
@@ -542,7 +532,7 @@ def test_uvicorns_http_protocol_goes_once_it_has_handed_the_connection_over() ->
         )
         assert transport.written[0].startswith(b"HTTP/1.1 101")
         handed = transport.protocol
-        assert isinstance(handed, RoomSocket)
+        assert isinstance(handed, UvicornSocket)
         gone = weakref.ref(http)
         del http
         await asyncio.sleep(0)
@@ -558,11 +548,9 @@ def test_uvicorns_http_protocol_goes_once_it_has_handed_the_connection_over() ->
 
 
 def test_the_open_sockets_are_one_set_per_server() -> None:
-    state: dict[str, Any] = {}
-    services = SocketServices(_Hub(), ServerMetrics(), None)  # type: ignore[arg-type]
-    state[STATE_KEY] = services
-    a = RoomSocket(_Config(), _State(), state)
-    b = RoomSocket(_Config(), _State(), state)
+    state: dict[str, Any] = {ENDPOINT_KEY: _ENDPOINT}
+    a = UvicornSocket(_Config(), _State(), state)
+    b = UvicornSocket(_Config(), _State(), state)
     assert a.sockets is b.sockets and isinstance(a.sockets, Sockets)
 
 
@@ -578,7 +566,7 @@ def test_a_server_stopping_while_the_owner_has_not_confirmed_a_passed_socket_wri
 
     async def main() -> _Transport:
         transport = _Transport(accepted)
-        sock = _socket_on(transport, RoomSocket.tagged([], Handoff(str(tmp_path), 2, 2)))
+        sock = _socket_on(transport, UvicornSocket.tagged([], Handoff(str(tmp_path), 2, 2)))
         sock.data_received(_handshake(code))
         await asyncio.sleep(0.01)  # passed to worker 1, which does not answer yet
         assert transport.written == [] and not transport.closing

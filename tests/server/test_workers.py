@@ -24,7 +24,7 @@ from websockets.exceptions import ConnectionClosed
 
 from dixit.engine import replay
 from dixit.engine.serialize import event_from_json
-from dixit.server.handoff import owner
+from dixit.infra.handoff import owner
 from dixit.storage import open_store
 
 from .harness import (

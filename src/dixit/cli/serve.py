@@ -107,6 +107,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "(docs/deploy.md, 'Every core')",
     )
     parser.add_argument(
+        "--ws",
+        choices=["dixit", "uvicorn"],
+        default="dixit",
+        help="who speaks WebSocket: dixit's own transport, or uvicorn's implementation "
+        "(slower; for telling a transport bug from a game bug) (default: dixit)",
+    )
+    parser.add_argument(
         "--ws-compression",
         action=argparse.BooleanOptionalAction,
         default=False,
@@ -177,7 +184,7 @@ def run(args: argparse.Namespace) -> int:
     from dixit.ops.logs import log_config
     from dixit.server import Limits, ServerConfig, create_app
     from dixit.server.limits import RateLimits, parse_rate
-    from dixit.server.websocket import RoomSocket
+    from dixit.infra.uvicorn_ws import serving
 
     data_dir, database = store_location(args)
     defaults = ServerConfig()
@@ -207,7 +214,7 @@ def run(args: argparse.Namespace) -> int:
     if args.workers > 1:
         from dixit.server.workers import WorkerOptions, serve_workers
 
-        options = WorkerOptions(args.log_level, args.log_format, args.ws_compression)
+        options = WorkerOptions(args.log_level, args.log_format, args.ws_compression, args.ws)
         return serve_workers(
             config,
             args.host,
@@ -225,13 +232,14 @@ def run(args: argparse.Namespace) -> int:
         f"Dixit server: open http://{shown}:{args.port}/  (database: {database})",
         sys.stdout,
     )
+    app, ws = serving(args.ws, create_app(config))
     uvicorn.run(
-        create_app(config),
+        app,
         host=args.host,
         port=args.port,
         log_level=args.log_level,
         log_config=log_config(args.log_format, args.log_level),
-        ws=RoomSocket,
+        ws=ws,
         ws_max_size=64 * 1024,
         ws_per_message_deflate=args.ws_compression,
         ws_ping_interval=20,

@@ -2,10 +2,10 @@
 
 ``memory://`` (one process, the default), ``redis://host:port/db``, or
 ``unix:///path/broker.sock`` (the workers of ``dixit serve --workers N``, through the local
-broker their supervisor runs: :mod:`dixit.pubsub.local`). Each subscription has a
+broker their supervisor runs: :mod:`dixit.infra.broker`). Each subscription has a
 bounded queue: a subscriber that falls behind loses the oldest messages and is told so through
 ``Subscription.dropped`` (the server then resynchronises from the event store). This package
-imports nothing else of the project.
+imports nothing else of the project but the broker of :mod:`dixit.infra.broker`.
 """
 
 from __future__ import annotations

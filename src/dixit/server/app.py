@@ -32,7 +32,7 @@ from .room import Services
 from .security import Guard, socket_admission
 from .static import ClientFiles
 from .tokens import held_for
-from .websocket import STATE_KEY, SocketServices
+from .websocket import STATE_KEY, room_endpoint
 from .ws import room_socket
 
 log = logging.getLogger("dixit.server")
@@ -80,9 +80,9 @@ def create_app(config: ServerConfig) -> FastAPI:
             else None
         )
         try:
-            # Room sockets (/ws/{code}) are served by uvicorn's WebSocket protocol class,
-            # :class:`.websocket.RoomSocket`, which finds the hub in the lifespan's state.
-            sockets = SocketServices(
+            # Room sockets (/ws/{code}) are served by the transport of dixit.infra, which
+            # finds what to run on them in the lifespan's state (:mod:`.websocket`).
+            sockets = room_endpoint(
                 hub,
                 metrics,
                 room_socket,

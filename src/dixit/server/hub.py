@@ -23,6 +23,7 @@ import time
 from collections.abc import AsyncIterator, Collection
 
 from dixit.engine import GameError
+from dixit.infra.handoff import owner
 from dixit.protocol import messages as m
 from dixit.protocol.codes import ErrorCode as Code
 from dixit.storage import RoomRecord, VersionConflict
@@ -30,7 +31,6 @@ from dixit.storage import RoomRecord, VersionConflict
 from . import lobby
 from .deck_access import may_choose
 from .errors import ServerError
-from .handoff import owner
 from .records import RoomRecordData
 from .room import Room, Services
 from .rules import rules_from_settings

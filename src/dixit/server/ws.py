@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 
+from dixit.infra.websocket import Socket, SocketClosed
 from dixit.protocol import ProtocolError, parse_client_message
 from dixit.protocol import messages as m
 from dixit.protocol.codes import ErrorCode as Code
@@ -23,7 +25,6 @@ from .errors import ServerError
 from .hub import Hub
 from .room import Room
 from .tokens import token_hash
-from .websocket import RoomSocket, SocketClosed
 
 log = logging.getLogger("dixit.server")
 
@@ -43,8 +44,11 @@ def _read(conn: Connection, text: str | None) -> m.ClientModel | None:
         return None
 
 
-async def _await_hello(ws: RoomSocket, conn: Connection, room: Room, timeout: float) -> bool:
-    """Phase one: until a ``hello`` opens a seat (True), or the socket must close (False)."""
+async def _await_hello(
+    ws: Socket, conn: Connection, room: Room, timeout: float, hello_wait: Callable[[str], float]
+) -> bool:
+    """Phase one: until a ``hello`` opens a seat (True), or the socket must close (False).
+    ``hello_wait(client)``: 0, or the seconds until the client's address may say hello."""
     async with asyncio.timeout(timeout):
         while True:
             msg = _read(conn, await ws.receive())
@@ -62,7 +66,7 @@ async def _await_hello(ws: RoomSocket, conn: Connection, room: Room, timeout: fl
                     )
                 )
                 continue
-            wait = ws.hello_wait()
+            wait = hello_wait(ws.client)
             if wait:  # too many hellos from this address: it may reconnect later
                 conn.send(error_json(None, Code.RATE, f"too many hellos; wait {wait:.0f} s"))
                 return False
@@ -71,7 +75,7 @@ async def _await_hello(ws: RoomSocket, conn: Connection, room: Room, timeout: fl
                 code = lobby.refusal(room.data, token_hash(msg.token))
                 conn.send(m.Closed(code=code, message="this token opens no seat here"))
                 return False
-            conn.role, conn.seat = who
+            _, conn.seat = who
             seat = room.data.seat(conn.seat)
             # The seat record's own string when there is one (one fewer copy a socket keeps).
             conn.token_hash = (seat and seat.token_hash) or token_hash(msg.token)
@@ -82,8 +86,10 @@ async def _await_hello(ws: RoomSocket, conn: Connection, room: Room, timeout: fl
             return True
 
 
-async def room_socket(ws: RoomSocket, hub: Hub, code: str) -> None:
-    """Serve one socket of room ``code`` (:class:`.websocket.RoomSocket` runs it)."""
+async def room_socket(
+    ws: Socket, hub: Hub, code: str, hello_wait: Callable[[str], float] = lambda client: 0.0
+) -> None:
+    """Serve one socket of room ``code`` (the transport runs it: :mod:`.websocket`)."""
     limits = hub.services.config.limits
     conn = Connection(ws, limits)
     room = None
@@ -92,7 +98,7 @@ async def room_socket(ws: RoomSocket, hub: Hub, code: str) -> None:
         if room is None:
             conn.send(m.Closed(code=Code.ROOM_NOT_FOUND, message="no such room"))
         else:
-            await _serve(ws, conn, room, limits.hello_timeout_s)
+            await _serve(ws, conn, room, limits.hello_timeout_s, hello_wait)
     except ServerError as error:  # the room could not be loaded (this server is full)
         conn.send(m.Closed(code=error.code, message=error.message))
     finally:
@@ -101,11 +107,17 @@ async def room_socket(ws: RoomSocket, hub: Hub, code: str) -> None:
     conn.close()
 
 
-async def _serve(ws: RoomSocket, conn: Connection, room: Room, hello_timeout_s: float) -> None:
+async def _serve(
+    ws: Socket,
+    conn: Connection,
+    room: Room,
+    hello_timeout_s: float,
+    hello_wait: Callable[[str], float],
+) -> None:
     """Phase one, then phase two, on a room the hub keeps loaded meanwhile."""
     attached = False
     try:
-        attached = await _await_hello(ws, conn, room, hello_timeout_s)
+        attached = await _await_hello(ws, conn, room, hello_timeout_s, hello_wait)
         while attached and not conn.closed:
             msg = _read(conn, await ws.receive())
             if msg is not None:
