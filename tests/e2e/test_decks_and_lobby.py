@@ -7,6 +7,8 @@ from __future__ import annotations
 import io
 import json
 import re
+import urllib.error
+import urllib.request
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -164,6 +166,16 @@ def test_host_uploads_pictures_and_describes_them(
     seat = {"x-dixit-seats": f"{ticket['code']}:{ticket['token']}"}  # an upload is private
     words = api(decks_server, "GET", f"/api/decks/{slug}/cards", headers=seat)["cards"]
     assert sorted(c["alt"] for c in words) == sorted(captions)
+    # Its pictures load in this browser (the dixit_seats cookie), and nowhere else.
+    first = inputs.nth(0).locator("xpath=ancestor::*[.//img][1]").locator("img").first
+    first.scroll_into_view_if_needed()
+    expect(first).to_have_js_property("complete", True)
+    assert first.evaluate("img => img.naturalWidth") > 0
+    card = words[0]["id"]
+    assert page.evaluate(f"fetch('/cards/{card}').then(r => r.status)") == 200
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(f"{decks_server}/cards/{card}", timeout=10)
+    assert refused.value.code == 404
     # One more picture goes into the same deck (not a new deck each time).
     one = tmp_path / "extra.zip"
     one.write_bytes(_pictures(4))  # three it has already, one new

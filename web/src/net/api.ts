@@ -1,6 +1,6 @@
 /** The HTTP lobby API: create a room, join, spectate, list decks. */
 import type { CaptionsRequest, CreateRoomRequest, DeckCards, DeckEditRequest, DeckInfo, DeckList, JoinRoomRequest, PublicTableList, RoomState, SeatTicket } from "../protocol";
-import { loadTicket, savedTickets } from "./tickets";
+import { heldFor, loadTicket, savedTickets, type Held } from "./tickets";
 
 /** What POST /api/decks answers: the new deck's slug and the files it could not take. */
 export interface ImportReport {
@@ -24,7 +24,7 @@ export class ApiProblem extends Error {
  * The seats this browser holds, as `X-Dixit-Seats` says them (never in a URL): a deck a host
  * uploaded is listed only to its uploader and to the rooms that deal from it.
  */
-function seats(tickets: readonly SeatTicket[]): Record<string, string> {
+function seats(tickets: readonly Held[]): Record<string, string> {
   const held = tickets.slice(0, 16).map((t) => `${t.code}:${t.token}`).join(", ");
   return held ? { "x-dixit-seats": held } : {};
 }
@@ -50,10 +50,11 @@ async function call<T>(method: string, path: string, body?: unknown, extra: Reco
 
 export const api = {
   createRoom: (req: CreateRoomRequest) => call<SeatTicket>("POST", "/api/rooms", req),
+  /** Join and watch show the seats this browser held in the room: a kicked one is refused. */
   join: (code: string, req: JoinRoomRequest) =>
-    call<SeatTicket>("POST", `/api/rooms/${encodeURIComponent(code)}/join`, req),
+    call<SeatTicket>("POST", `/api/rooms/${encodeURIComponent(code)}/join`, req, seats(heldFor(code))),
   spectate: (code: string) =>
-    call<SeatTicket>("POST", `/api/rooms/${encodeURIComponent(code)}/spectate`, {}),
+    call<SeatTicket>("POST", `/api/rooms/${encodeURIComponent(code)}/spectate`, {}, seats(heldFor(code))),
   room: (code: string) => call<RoomState>("GET", `/api/rooms/${encodeURIComponent(code)}`),
   /** The decks to deal from: the shared ones, and with `code` the uploads this seat may use. */
   decks: (code?: string) => {

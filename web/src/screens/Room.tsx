@@ -6,7 +6,7 @@ import { errorText } from "../i18n/errors";
 import { rememberName, rememberedName } from "../net/profile";
 import { api, ApiProblem } from "../net/api";
 import { RoomSocket, type Send } from "../net/socket";
-import { forgetTicket, loadTicket, saveTicket } from "../net/tickets";
+import { forgetTicket, loadTicket, saveTicket, showTicket } from "../net/tickets";
 import type { SeatTicket } from "../protocol";
 import { initialState, lastVersion, reduce, seatName, type ClientState } from "../state/reducer";
 import { Game } from "./Game";
@@ -95,6 +95,7 @@ export function Room({ code, tv }: { code: string; tv: boolean }) {
 
   useEffect(() => {
     if (!ticket) return undefined;
+    showTicket(ticket); // first in the cookie its pictures are fetched with (a TV keeps none)
     const s = new RoomSocket(ticket.ws, ticket.token, dispatch, () => lastVersion(stateRef.current));
     socket.current = s;
     s.start();
@@ -105,7 +106,7 @@ export function Room({ code, tv }: { code: string; tv: boolean }) {
   // another device ("auth/replaced") keeps its ticket: this device can take it back.
   useEffect(() => {
     const why = state.closed?.code ?? (state.error?.code.startsWith("auth/") ? state.error.code : null);
-    if (why && why !== "auth/replaced" && !tv) forgetTicket(code);
+    if (why && why !== "auth/replaced" && !tv) forgetTicket(code, why === "room/kicked");
   }, [state.closed, state.error]);
 
   const send: Send = (body) => socket.current?.send(body) ?? "";
