@@ -28,8 +28,8 @@ from .hub import Hub
 from .limits import Limiter
 from .public_rooms import add_table_routes
 from .retention import sweep_forever
-from .room import Services
 from .security import Guard, socket_admission
+from .services import Services
 from .static import ClientFiles
 from .tokens import held_for
 from .websocket import STATE_KEY, room_endpoint

@@ -32,8 +32,9 @@ from . import lobby
 from .deck_access import may_choose
 from .errors import ServerError
 from .records import RoomRecordData
-from .room import Room, Services
+from .room import Room
 from .rules import rules_from_settings
+from .services import Services
 from .tokens import new_room_code, new_token, normalise_code, token_hash
 
 log = logging.getLogger("dixit.server")
