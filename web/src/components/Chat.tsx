@@ -4,6 +4,7 @@ import type { Send } from "../net/socket";
 import { seatName, shownView, type ClientState } from "../state/reducer";
 import { MAX_CHAT_LENGTH } from "../state/talk";
 import { seatHex } from "./colors";
+import { RabbitIcon } from "./Rabbit";
 import { ReactionButtons, useTalkHidden } from "./Reactions";
 
 /**
@@ -112,16 +113,13 @@ export function Chat({ state, send, tv: tvAsked = false }: { state: ClientState;
       <div class="chat-log" ref={log} role="log" aria-live="polite" aria-label={t("talk.log")} tabIndex={tv ? undefined : 0} data-testid="chat-log">
         <ol class="chat-lines">
         {lines.length === 0 ? <li class="muted chat-empty">{t("talk.empty")}</li> : null}
-        {lines.map((line) => {
-          const colour = seatHex(room, line.seat);
-          return (
+        {lines.map((line) => (
             <li key={line.id} class={`chat-line${line.team ? " chat-line--team" : ""}`} data-testid="chat-line" data-seat={line.seat} data-team={line.team ? "1" : undefined}>
-              <span class="chat-name" style={{ borderColor: colour }}>{line.name}</span>
+              <span class="chat-name"><RabbitIcon color={seatHex(room, line.seat)} size={16} />{line.name}</span>
               {line.team ? <span class="badge badge--team">{t("talk.teamLine")}</span> : null}
               <span class="chat-text">{line.text}</span>
             </li>
-          );
-        })}
+        ))}
         </ol>
       </div>
       {canTalk && send ? (

@@ -4,6 +4,7 @@ import type { Send } from "../net/socket";
 import { seatName, type ClientState } from "../state/reducer";
 import { REACTIONS, REACTION_EMOJI, REACTION_MS, setTalkHidden, talkHidden } from "../state/talk";
 import { seatHex } from "./colors";
+import { RabbitIcon } from "./Rabbit";
 import "../talk.css";
 
 const HIDDEN_EVENT = "dixit-talk-hidden";
@@ -54,8 +55,9 @@ export function ReactionsShown({ state, big: bigAsked = false }: { state: Client
       <p class="sr-only" aria-live="polite">{newest && live.includes(newest) ? said(newest.seat, newest.reaction) : ""}</p>
       {live.slice(big ? -6 : -3).map((r) => {
         return (
-          <span key={r.key} class="reaction-chip" style={{ borderColor: seatHex(state.room, r.seat) }} aria-hidden="true" data-testid="reaction-chip" data-reaction={r.reaction}>
+          <span key={r.key} class="reaction-chip" aria-hidden="true" data-testid="reaction-chip" data-reaction={r.reaction}>
             <span class="reaction-emoji">{REACTION_EMOJI[r.reaction]}</span>
+            <RabbitIcon color={seatHex(state.room, r.seat)} size={big ? 34 : 18} />
             <span class="reaction-name">{seatName(state.room, r.seat)}</span>
           </span>
         );

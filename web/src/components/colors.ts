@@ -1,3 +1,10 @@
+/** The dark line round every rabbit. A seat colour is only ever drawn as a rabbit's body inside
+ * it, never as a bare stripe or border: the line gives the rabbit its contrast with every light
+ * surface it stands on (the board game's white, yellow and pink rabbits could have none), and a
+ * seat colour stands at least 3:1 apart from it, so a rabbit is never a dark blob without a face
+ * (web/tests/colours.test.ts computes both from this table and the style sheets). */
+export const RABBIT_OUTLINE = "#2b2140";
+
 /** Rabbit colours by the protocol's names. */
 export const RABBIT_HEX: Record<string, string> = {
   red: "#e04b3f",
@@ -12,9 +19,10 @@ export const RABBIT_HEX: Record<string, string> = {
 
 /** The protocol has eight colours and a table up to twelve seats (Odyssey): a seat whose colour an
  * earlier seat already holds gets the next of these, in seat order, so every client paints the
- * same twelve rabbits. Chosen to stand apart from the eight and from each other (also for the
- * common colour blindnesses: light, dark and greyish, not only hue). */
-export const EXTRA_HEX: readonly string[] = ["#17a2a8", "#6b4226", "#1f2a6b", "#9aa0a6"];
+ * same twelve rabbits. Teal, light brown, lime and grey: apart from the eight and from each other
+ * in lightness too, not only in hue (the common colour blindnesses), and none dark (a navy or
+ * dark brown body was lost against the outline). */
+export const EXTRA_HEX: readonly string[] = ["#17a2a8", "#a86f3c", "#9fc93c", "#9aa0a6"];
 
 export const rabbitHex = (colour: string | undefined): string => RABBIT_HEX[colour ?? ""] ?? "#999";
 
