@@ -112,6 +112,9 @@ def create_app(config: ServerConfig) -> FastAPI:
         summary="Lobby API of the Dixit game server. Play happens on /ws/{code}: see "
         "docs/protocol.md and /api/protocol/schema.",
         lifespan=lifespan,
+        # No OpenTelemetry here (/metrics is ours): FastAPI's check for it cost every request
+        # about 7 µs of CPU (a third of a refused one's; docs/benchmarks.md, flood campaign).
+        telemetry={"tracing": False, "metrics": False, "logs": False},
     )
     client = ClientFiles(config.client_dir)
 
