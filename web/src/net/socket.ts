@@ -1,6 +1,8 @@
 /**
  * One WebSocket to a room: says hello with the seat token and the last version seen, reconnects
  * with exponential backoff, and resends unanswered commands (their ids make a resend harmless).
+ * The unanswered commands are the client state's `pending` (the reducer adds a command when it
+ * is sent and drops it at its ack or error): the socket asks for them, it keeps no second copy.
  */
 import type { ClientMessage, ServerMessage } from "../protocol";
 import { PROTOCOL_VERSION } from "../protocol";
@@ -35,7 +37,6 @@ export class RoomSocket {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private ping: ReturnType<typeof setInterval> | null = null;
   private stopped = false;
-  private unanswered = new Map<string, ClientMessage>();
   private lastHeard = 0;
   private onOffline = () => this.ws?.close();
   private onOnline = () => {
@@ -49,6 +50,7 @@ export class RoomSocket {
     private token: string,
     private dispatch: (a: Action) => void,
     private since: () => number | null,
+    private unanswered: () => Iterable<ClientMessage>,
   ) {}
 
   start(): void {
@@ -71,7 +73,6 @@ export class RoomSocket {
   send(body: CommandBody): string {
     const id = commandId();
     const msg = { ...body, id, v: PROTOCOL_VERSION } as ClientMessage;
-    this.unanswered.set(id, msg);
     this.dispatch({ kind: "sent", id, command: msg });
     if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
     return id;
@@ -111,7 +112,7 @@ export class RoomSocket {
       if (msg.type === "welcome") {
         this.attempt = 0;
         this.dispatch({ kind: "conn", status: "open", attempt: 0 });
-        for (const pending of this.unanswered.values()) ws.send(JSON.stringify(pending));
+        for (const pending of this.unanswered()) ws.send(JSON.stringify(pending));
         if (this.ping) clearInterval(this.ping);
         // A heartbeat: a socket that stays silent past two pings is dead (phones lose networks
         // without a close), so drop it and reconnect.
@@ -120,7 +121,6 @@ export class RoomSocket {
           else if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "ping", v: PROTOCOL_VERSION }));
         }, HEARTBEAT_MS);
       }
-      if ((msg.type === "ack" || msg.type === "error") && msg.id) this.unanswered.delete(msg.id);
       if (msg.type === "closed") this.stopped = true;
       if (msg.type === "error" && msg.id === null && msg.code.startsWith("auth/")) this.stopped = true;
       this.dispatch({ kind: "server", msg });

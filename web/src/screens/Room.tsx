@@ -96,7 +96,7 @@ export function Room({ code, tv }: { code: string; tv: boolean }) {
   useEffect(() => {
     if (!ticket) return undefined;
     showTicket(ticket); // first in the cookie its pictures are fetched with (a TV keeps none)
-    const s = new RoomSocket(ticket.ws, ticket.token, dispatch, () => lastVersion(stateRef.current));
+    const s = new RoomSocket(ticket.ws, ticket.token, dispatch, () => lastVersion(stateRef.current), () => Object.values(stateRef.current.pending));
     socket.current = s;
     s.start();
     return () => s.stop();
