@@ -92,7 +92,7 @@ async def seat_game(hub: Hub, players: int) -> tuple[Room, list[Connection]]:
         conn = Connection(QuietSocket(), hub.services.config.limits)
         who = room.authenticate(ticket.token)
         assert who is not None
-        conn.role, conn.seat = who
+        _, conn.seat = who
         conn.token_hash = token_hash(ticket.token)
         await room.attach(conn, None, None)
         conns.append(conn)

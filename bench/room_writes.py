@@ -65,7 +65,7 @@ async def moves(games: int, tmp: Path, seated: bool = False) -> float:
         assert host is not None
         for seat in room.data.seats if seated else ():
             conn = Connection(_Socket(), Limits())
-            conn.role, conn.seat, conn.all_rounds = "player", seat.id, False
+            conn.seat, conn.all_rounds = seat.id, False
             room.fanout.add(conn)
         async with room.lock:
             await handlers.start(room, host, m.StartGame(id="start"), "start")
@@ -88,7 +88,7 @@ async def lobby(commands: int, tmp: Path) -> float:
     hub = _hub(store, tmp)
     room, ticket = await hub.create(m.CreateRoomRequest(name="Ann"))
     conn = Connection(_Socket(), Limits())
-    conn.role, conn.seat, conn.token_hash = "player", ticket.seat, token_hash(ticket.token)
+    conn.seat, conn.token_hash = ticket.seat, token_hash(ticket.token)
     texts = [
         json.dumps({"type": "set_profile", "id": f"n{i}", "name": f"Ann {i}"})
         for i in range(commands)

@@ -140,7 +140,7 @@ class Proc:
         conn = Connection(wire, self.hub.services.config.limits)
         who = room.authenticate(token)
         assert who is not None
-        conn.role, conn.seat = who
+        _, conn.seat = who
         conn.token_hash = token_hash(token)
         await room.attach(conn, None, None)
         socket = Socket(room, conn, wire)

@@ -103,7 +103,7 @@ class Player:
     async def attach(self) -> Player:
         who = self.room.authenticate(self.ticket.token)
         assert who is not None
-        self.conn.role, self.conn.seat = who
+        _, self.conn.seat = who
         self.conn.token_hash = token_hash(self.ticket.token)
         await self.room.attach(self.conn, None, None)
         return self

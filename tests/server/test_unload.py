@@ -338,7 +338,7 @@ def test_an_unloaded_room_is_freed_at_once_and_gives_its_lease_back(tmp_path: Pa
             conn = Connection(cast(WebSocket, wire), config.limits)
             who = room.authenticate(ticket.token)
             assert who is not None
-            conn.role, conn.seat = who
+            _, conn.seat = who
             conn.token_hash = token_hash(ticket.token)
             await room.attach(conn, None, None)
             await room.handle(conn, m.StartGame(id="start"))

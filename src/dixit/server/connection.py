@@ -1,7 +1,7 @@
 """One client socket as a room sees it: who it is, ordered sends, a rate limit.
 
-Sends are written at once (:class:`.websocket.RoomSocket` hands each message to the transport
-in the order it was sent), so nothing here queues or waits. A client that stops reading is
+Sends are written at once (:class:`dixit.infra.websocket.WebSocket` hands each message to its
+transport in the order it was sent), so nothing here queues or waits. A client that stops reading is
 dropped by the socket when its unsent bytes pass ``Limits.send_buffer_bytes``; it can rejoin.
 """
 
@@ -35,7 +35,6 @@ class Connection:
         "closed",
         "events",
         "id",
-        "role",
         "rounds_on_catch_up",
         "seat",
         "token_hash",
@@ -46,7 +45,6 @@ class Connection:
         self.id = next(_ids)
         self.wire = wire
         self.seat: str | None = None
-        self.role = "spectator"
         self.token_hash = ""
         self.events = False  # the socket asked for redacted events besides views (hello)
         self.all_rounds = True  # its views carry every revealed round, not only the latest
