@@ -1,4 +1,4 @@
-"""Passing a room's socket to its owner worker (:mod:`dixit.server.handoff`): the owner
+"""Passing a room's socket to its owner worker (:mod:`dixit.infra.handoff`): the owner
 confirms what it took; an owner that dies with the socket in its queue, or cannot take it,
 leaves it to the worker that passed it, which can still serve it."""
 

@@ -304,6 +304,43 @@ def test_per_message_deflate_with_an_independent_client(deflating: ServerProcess
     raw.close()
 
 
+def test_uvicorns_own_websocket_path_serves_the_same_rooms(tmp_path: Path) -> None:
+    """``dixit serve --ws uvicorn`` (for debugging): the same endpoint through uvicorn's
+    implementation; a game plays, a path that is no room and a foreign origin are refused."""
+    proc = ServerProcess(
+        database=f"sqlite:///{tmp_path / 'dixit.sqlite3'}",
+        workdir=tmp_path,
+        extra=("--ws", "uvicorn", "--allowed-origin", "https://dixit.example"),
+    )
+    proc.start()
+    try:
+        room = f"/ws/{create_room(proc.base, 'Ed')['code']}"
+        for path, headers in [("/ws/a/b", ""), (room, "Origin: https://evil.example\r\n")]:
+            refused = Raw(proc.port, path, headers=headers)
+            assert refused.status == 403
+            refused.sock.close()
+
+        async def play() -> list[list[int]]:
+            ticket = create_room(proc.base, "Ann")
+            tickets = [ticket] + [join_room(proc.base, ticket["code"], n) for n in "FGH"]
+            clients = [Client(proc.ws_base, t) for t in tickets]
+            for client in clients:
+                await client.connect()
+            await clients[0].command("start_game")
+            await play_rounds(clients, random.Random(3), 3, set())
+            versions = [
+                [m["view"]["version"] for m in c.inbox if m["type"] == "game"] for c in clients
+            ]
+            for client in clients:
+                await client.close()
+            return versions
+
+        for seen in asyncio.run(play()):
+            assert seen == sorted(seen) and len(seen) > 3
+    finally:
+        proc.stop()
+
+
 def test_deflate_offers_we_cannot_honour_are_declined() -> None:
     assert negotiate_deflate(["permessage-deflate"]) is not None
     assert negotiate_deflate(["permessage-deflate; client_max_window_bits"]) is not None

@@ -148,7 +148,7 @@ async def _shared(
 
 class _NameWorker:
     """ASGI wrapper: an ``x-dixit-worker`` header on HTTP answers (room sockets add it to their
-    handshake themselves: :meth:`.websocket.RoomSocket.tagged`)."""
+    handshake themselves: :meth:`dixit.infra.uvicorn_ws.UvicornSocket.tagged`)."""
 
     def __init__(self, app: Any, name: str) -> None:
         self.app = app
