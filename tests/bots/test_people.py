@@ -1,0 +1,57 @@
+"""The storyteller models each other seat as what it is: a person reads the pictures."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+
+from dixit.bots import CardBook, make_bot
+from dixit.bots.arena import play_game
+from dixit.bots.players import Candidate, ReadingBot, picture_readers
+from dixit.engine import rules_for
+
+
+def test_a_person_finds_the_only_card_that_shows_the_clues_anchor() -> None:
+    """Alone in showing what the clue hangs on, the card is found far more often than when
+    another card on the table shows it as well; a second vote finds it more often still."""
+    decoys = np.array([[[0.9], [0.8]]])  # one table, two seats, one card each
+    alone = picture_readers((1.0, decoys), (1.0, np.array([[[0.2], [0.1]]])))
+    shared = picture_readers((1.0, decoys), (1.0, np.array([[[1.3], [0.1]]])))
+    assert alone.shape == (1, 2)
+    assert (alone > 0.9).all()
+    # the listener in seat 1 sees seat 0's card, which shows the anchor better than the clue's
+    assert shared[0, 1] < alone[0, 1] - 0.1
+    assert shared[0, 0] == alone[0, 0]  # its own card is not among those it chooses from
+    assert (picture_readers((1.0, decoys), (1.0, decoys), votes=2) > picture_readers(
+        (1.0, decoys), (1.0, decoys))).all()  # fmt: skip
+
+
+def test_the_storyteller_asks_which_seats_are_people(generated_cards: list[dict[str, Any]]) -> None:
+    book = CardBook.from_cards(generated_cards)
+    asked: list[int] = []
+
+    def people() -> frozenset[str]:
+        asked.append(1)
+        return frozenset({"p2", "p3"})
+
+    names = ["p1", "p2", "p3", "p4"]
+    bots = [make_bot("strong", rng=random.Random(i), lang="en", book=book, people=people)
+            for i in range(4)]  # fmt: skip
+    state, _ = play_game(rules_for("classic"), names, bots, list(book.ids), 5)
+    assert len(asked) == len(state.rounds) > 0  # once per clue told
+
+    bot = bots[0]
+    assert isinstance(bot, ReadingBot)
+    ids = list(book.ids)
+    card, pool = ids[0], ids[6:40]
+    candidate = Candidate(
+        "a long journey", "idea", anchor=str((book.text(card, "en") or {}).get("title"))
+    )
+    trust = np.full(4, 0.9)
+    computers = bot.success(card, candidate, pool, trust, 1, 7)
+    every = np.ones(4, dtype=bool)
+    persons = bot.success(card, candidate, pool, trust, 1, 7, people=every)
+    assert 0 <= computers <= 1 and 0 <= persons <= 1 and persons != computers
+    assert bot.success(card, candidate, pool, trust, 1, 7, people=~every) == computers
