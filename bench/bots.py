@@ -255,8 +255,12 @@ def arena(decks: Mapping[str, list[dict[str, Any]]], games: int, seed: int) -> d
     return out
 
 
+PEOPLE = frozenset({"p3", "p4"})  # latency: seats the storytellers are told are people
+
+
 def latency(decks: Mapping[str, list[dict[str, Any]]], games: int, seed: int) -> dict[str, Any]:
-    """Milliseconds per decision, per level and skill, over 5-player games on one core."""
+    """Milliseconds per decision, per level and skill, over 5-player games on one core. Two
+    seats are declared people (:data:`PEOPLE`), so a storyteller models both kinds of player."""
     slug, cards = next(iter(illustrated(decks).items()))
     book = CardBook.from_cards(cards)
     deck = tuple(c["id"] for c in cards)
@@ -265,7 +269,8 @@ def latency(decks: Mapping[str, list[dict[str, Any]]], games: int, seed: int) ->
         s = seed + g
         levels = [LEVELS[(g + i) % 4] for i in range(5)]
         lang = LANGS[g % len(LANGS)]
-        bots = {f"p{i}": make_bot(lv, rng=bot_rng(s, i), lang=lang, book=book)
+        bots = {f"p{i}": make_bot(lv, rng=bot_rng(s, i), lang=lang, book=book,
+                                  people=lambda: PEOPLE)
                 for i, lv in enumerate(levels)}  # fmt: skip
         level_of = {f"p{i}": lv for i, lv in enumerate(levels)}
         rng = random.Random(s)
