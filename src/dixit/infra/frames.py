@@ -30,8 +30,8 @@ CONTROL_OPCODES = (OP_CLOSE, OP_PING, OP_PONG)
 FIN, RSV1, RSV23, MASKED = 0x80, 0x40, 0x30, 0x80
 
 # Close codes (RFC 6455 §7.4.1) this server sends.
-NORMAL, GOING_AWAY, PROTOCOL_ERROR, INVALID_DATA, TOO_BIG = 1000, 1001, 1002, 1007, 1009
-INTERNAL_ERROR, RESTART = 1011, 1012
+NORMAL, PROTOCOL_ERROR, INVALID_DATA, TOO_BIG = 1000, 1002, 1007, 1009
+INTERNAL_ERROR, RESTART = 1011, 1012  # (the keepalive's timeout; the server stopping)
 # Close codes a peer may send (§7.4, and 3000–4999 for applications).
 PEER_CLOSE_CODES = frozenset({1000, 1001, 1002, 1003, *range(1007, 1015)})
 

@@ -28,7 +28,7 @@ import zlib
 from collections.abc import Callable
 from pathlib import Path
 
-log = logging.getLogger("dixit.server")
+log = logging.getLogger("dixit.infra")
 
 MAX_REQUEST = 64 * 1024  # a handshake request larger than this is served where it landed
 TAKEN = b"t"  # the owner's confirmation

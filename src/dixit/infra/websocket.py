@@ -31,6 +31,7 @@ from urllib.parse import unquote
 from .frames import (
     FIN,
     INTERNAL_ERROR,
+    NORMAL,
     OP_CLOSE,
     OP_PING,
     OP_PONG,
@@ -47,7 +48,7 @@ from .frames import (
 )
 from .handoff import Handoff
 
-log = logging.getLogger("dixit.server")
+log = logging.getLogger("dixit.infra")
 
 CLOSE_WAIT_S = 10.0  # after our close frame, how long the peer has to answer with its own
 KEEPALIVE_SLICES = 10  # the keepalive looks at a tenth of the sockets at a time
@@ -467,7 +468,7 @@ class WebSocket(FrameReader, asyncio.Protocol):
             self._write(frame(FIN | OP_TEXT, data))
         return True  # (a drop is found when the writes leave: the next send says so)
 
-    def close(self, code: int = 1000) -> None:
+    def close(self, code: int = NORMAL) -> None:
         """Start the closing handshake: the peer answers with its close frame, or the
         connection is dropped after :data:`CLOSE_WAIT_S`."""
         if self.state is not State.OPEN or self.transport is None:
