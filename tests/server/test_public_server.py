@@ -11,8 +11,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from starlette.types import Message, Receive, Scope, Send
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
+
+from dixit.server import security
+from dixit.server.limits import Limiter, Rate, RateLimits
 
 from .harness import Client, ServerProcess, create_room, http
 
@@ -105,6 +109,9 @@ def test_room_creation_over_the_limit_is_429_with_retry_after(tmp_path: Path) ->
         )  # fmt: skip
         assert status == 429 and 1 <= int(headers["retry-after"]) <= 10
         assert json.loads(body)["code"] == "limit/rate"
+        assert headers["content-type"] == "application/json"
+        assert headers["x-content-type-options"] == "nosniff"
+        assert "frame-ancestors 'none'" in headers["content-security-policy"]
         # Other routes have their own buckets: joining still works.
         status, _ = http(proc.base, "GET", f"/api/rooms/{answers[0][1]['code']}")
         assert status == 200
@@ -173,3 +180,35 @@ def test_socket_connects_and_hellos_over_the_limit_are_refused(tmp_path: Path) -
         asyncio.run(scenario())
     finally:
         proc.stop()
+
+
+def test_a_refusal_reads_no_body_and_reaches_no_route(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Over the limit, the guard answers by itself: the app behind it (routing, the body, the
+    store) is never called and the request's body is never read."""
+    monkeypatch.setattr(security, "HOLD_S", 0.0)
+    limits = RateLimits().with_rates([("create", Rate(1, 1.0))])
+    reached: list[str] = []
+    sent: list[Message] = []
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        reached.append(scope["path"])
+
+    async def receive() -> Message:
+        raise AssertionError("the body was read")
+
+    async def send(message: Message) -> None:
+        sent.append(message)
+
+    async def main() -> None:
+        guard = security.Guard(app, Limiter(limits))
+        scope = {"type": "http", "method": "POST", "path": "/api/rooms", "headers": [],
+                 "client": ("10.1.1.1", 5000)}  # fmt: skip
+        await guard(scope, receive, send)  # the one token of the burst
+        await guard(scope, receive, send)
+        await guard({**scope, "method": "HEAD", "path": "/api/tables"}, receive, send)
+
+    asyncio.run(main())
+    assert reached == ["/api/rooms", "/api/tables"]  # the first, and a route not limited
+    start, body = sent
+    assert start["status"] == 429 and (b"retry-after", b"60") in start["headers"]
+    assert json.loads(body["body"])["code"] == "limit/rate"
