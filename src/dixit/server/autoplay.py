@@ -6,6 +6,11 @@ draw different, counted from the phase's start (its stored deadline's, when it h
 restarted process does not start the pace again). ``--bot-delay`` scales every wait (1: that
 pace; 0: at once, for tests).
 
+In team play a computer partner leaves the team's clue, card or vote to a person partner who is
+at the table (connected, not late) for :data:`PARTNER_WAIT_S` seconds from the phase's start
+(scaled too), and then plays; when the person is away it plays at its own pace, and a phase
+timer that runs out plays for the team as for anyone.
+
 The opening claim (``first_storyteller: "claim"``) is planned when the game starts and stored
 (:class:`~.records.ClaimRecord`): one computer player, drawn from the room's seed, may claim it,
 and in a room with a person only after :data:`CLAIM_WAIT_S` seconds (scaled too); the room's
@@ -80,6 +85,9 @@ PACE: dict[Phase, tuple[float, float]] = {
     Phase.VOTE: (1.0, 3.0),
 }
 GAP = (0.2, 0.6)  # seconds at least between two computer players' moves (scaled too)
+# Team play: the longest a computer partner leaves the team's move to a person partner at the
+# table, from the phase's start (scaled too; a phase timer that runs out plays it anyway).
+PARTNER_WAIT_S = 20.0
 REVEAL_WAIT_S = 30.0  # the longest a reveal holds the next turn (scaled too)
 
 
@@ -131,6 +139,20 @@ def replan(data: RoomRecordData, state: GameState | None, timers: m.PhaseTimers)
         return data
     deadline = plan_deadline(state, data, timers)
     return data if deadline == data.deadline else dataclasses.replace(data, deadline=deadline)
+
+
+def partner_there(
+    state: GameState, data: RoomRecordData, online: Collection[str], seat_id: str
+) -> bool:
+    """In team play: is a person partner of the computer in ``seat_id`` at the table (connected,
+    not late, playing their own seat)? Then the team's clue, card or vote is theirs first."""
+    if state.rules.team_size == 1:
+        return False
+    partners = (data.seat(p) for p in state.team_of(seat_id) if p != seat_id)
+    return any(
+        s is not None and s.person and not s.is_bot and s.id not in data.late and s.id in online
+        for s in partners
+    )
 
 
 def plan_claim(state: GameState, data: RoomRecordData, wait_s: float) -> ClaimRecord | None:
@@ -206,7 +228,8 @@ class Autoplay:
         self._runner: asyncio.Task[None] | None = None
         self.shelf = shelf
         self._bots: dict[tuple[str, str], Bot] = {}
-        self._due: dict[tuple[str, int, str], float] = {}
+        # A computer's move of a phase: when the phase began, when the move is due at its pace.
+        self._due: dict[tuple[str, int, str], tuple[float, float]] = {}
         self._next_after = 0.0  # computer players do not all act in the same instant
         self._to_hand: list[str] = []  # seats played for by a timer, not yet handed over
 
@@ -320,8 +343,9 @@ class Autoplay:
 
     # ------------------------------------------------------------------ pace
 
-    def _wait(self, now: float) -> tuple[float, SeatRecord] | None:
-        """Seconds until the next computer player is due to move, and which; None: nobody."""
+    def next_move(self, now: float) -> tuple[float, SeatRecord] | None:
+        """Seconds until the next computer player is due to move, and which; None: nobody. A
+        computer partner of a person at the table waits for them (:func:`partner_there`)."""
         room = self.table
         state = room.state
         data = room.data
@@ -338,14 +362,19 @@ class Autoplay:
                 opened = max(opened, now + claim.at_ms / 1000 - time.time())
         if not movers:
             return None
+        online = room.online() if state.rules.team_size > 1 else set()
         best: tuple[float, SeatRecord] | None = None
         for seat in movers:
             key = (seat.id, state.round, state.phase.value)
-            due = self._due.get(key)
-            if due is None:
+            planned = self._due.get(key)
+            if planned is None:
                 low, high = PACE.get(state.phase, (1.0, 2.0))
                 rng = room_random(room.data.seed, room.data.game_number, 0, *key)
-                due = self._due[key] = self._began(now, state) + rng.uniform(low, high) * self.scale
+                began = self._began(now, state)
+                planned = self._due[key] = (began, began + rng.uniform(low, high) * self.scale)
+            began, due = planned
+            if partner_there(state, data, online, seat.id):
+                due = max(due, began + PARTNER_WAIT_S * self.scale)
             due = max(due, opened)
             if best is None or due < best[0]:
                 best = (due, seat)
@@ -367,7 +396,7 @@ class Autoplay:
         return min(now, now + deadline.at_ms / 1000 - deadline.seconds - time.time())
 
     def _schedule(self) -> None:
-        if self._runner is not None or self._wait(time.monotonic()) is None:
+        if self._runner is not None or self.next_move(time.monotonic()) is None:
             return
         self._runner = asyncio.get_running_loop().create_task(self._run())
 
@@ -375,7 +404,7 @@ class Autoplay:
         room = self.table
         try:
             while not self.closed and self.driving:
-                planned = self._wait(time.monotonic())
+                planned = self.next_move(time.monotonic())
                 if planned is None:
                     return
                 if planned[0] > 0:
@@ -401,7 +430,7 @@ class Autoplay:
         room = self.table
         if room.state is not decided_on or command is None:
             return True
-        planned = self._wait(time.monotonic())
+        planned = self.next_move(time.monotonic())
         if planned is None or planned[0] > 0 or planned[1].id != seat.id:
             return True
         await self._play(seat.id, command, f"bot:{seat.id}")

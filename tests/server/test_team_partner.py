@@ -1,0 +1,93 @@
+"""Team play: a computer partner leaves the team's move to a person partner who is at the
+table, for a while (:data:`~dixit.server.autoplay.PARTNER_WAIT_S`, scaled like every pace),
+and plays at its own pace when the person is away, late or handed to the computer.
+
+Built on :class:`~dixit.server.autoplay.Autoplay`'s contract: a :class:`Table` made of plain
+functions, no room, no clock waited on."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import random
+from typing import Any, NoReturn
+
+from dixit.engine import GameState, GiveClue, Phase, StartGame, execute, rules_for
+from dixit.protocol import messages as m
+from dixit.server.autoplay import PACE, PARTNER_WAIT_S, Autoplay, Table, partner_there
+from dixit.server.records import RoomRecordData, SeatRecord
+from dixit.server.shelf import Shelf
+
+PLAYERS = ("ann", "bot1", "st1", "st2", "cy", "di")  # teams: ann+bot1, st1+st2, cy+di
+
+
+def seat(seat_id: str, person: bool) -> SeatRecord:
+    if person:
+        return SeatRecord(seat_id, seat_id, "red", token_hash=f"hash-{seat_id}")
+    return SeatRecord(seat_id, seat_id, "red", token_hash=None, is_bot=True, bot_kind="easy")
+
+
+def submitting(team_size_rules: str = "teams") -> tuple[GameState, RoomRecordData]:
+    """Submit phase: st1's team told the clue; ann+bot1 and cy+di (people) still submit."""
+    rules = rules_for("odyssey", team_size_rules)
+    deck = tuple(f"card{i:02}" for i in range(84))
+    start = StartGame(PLAYERS, deck, rules, first_storyteller="st1")
+    state, _ = execute(None, start, random.Random(1))
+    state, _ = execute(
+        state, GiveClue("st1", state.team_cards("st1")[0], "a clue"), random.Random(2)
+    )
+    assert state.phase is Phase.SUBMIT
+    people = {"ann", "cy", "di"}
+    seats = tuple(seat(p, p in people) for p in PLAYERS)
+    data = RoomRecordData("ROOM", 7, {}, status="playing", host="ann", seats=seats)
+    return state, data
+
+
+def test_a_person_partner_at_the_table_has_the_team_move() -> None:
+    state, data = submitting()
+    assert partner_there(state, data, {"ann"}, "bot1")
+    assert not partner_there(state, data, set(), "bot1")  # ann is away
+    late = dataclasses.replace(data, late=("ann",))
+    assert not partner_there(state, late, {"ann"}, "bot1")  # a timer played for her
+    handed = dataclasses.replace(
+        data, seats=tuple(dataclasses.replace(s, is_bot=True) if s.id == "ann" else s
+                          for s in data.seats)
+    )  # fmt: skip
+    assert not partner_there(state, handed, {"ann"}, "bot1")  # the computer plays her seat
+    assert not partner_there(state, data, {"ann", "st2"}, "st1")  # computers only
+    standard, plain = submitting("standard")
+    assert not partner_there(standard, plain, {"ann"}, "bot1")  # no teams
+
+
+def _never(*args: Any, **kwargs: Any) -> NoReturn:
+    raise AssertionError("nothing is played while only the plan is asked for")
+
+
+def planned(state: GameState, data: RoomRecordData, online: set[str]) -> tuple[float, str]:
+    """When (seconds from now) and who the computer players move next, at pace scale 1."""
+    table = Table(
+        code="ROOM",
+        lock=asyncio.Lock(),
+        read_data=lambda: data,
+        read_state=lambda: state,
+        read_settings=lambda: m.RoomSettings(edition="odyssey", mode="teams"),
+        online=lambda: online,
+        apply=_never,
+        commit=_never,
+        sync=_never,
+    )
+    shelf = Shelf(cards=lambda: [], earlier=_never, current=lambda: [])
+    autoplay = Autoplay(table, driving=lambda: True, shelf=shelf, scale=1.0)
+    plan = autoplay.next_move(100.0)
+    assert plan is not None
+    return plan[0], plan[1].id
+
+
+def test_the_computer_partner_waits_for_the_person_then_plays_at_its_pace() -> None:
+    state, data = submitting()
+    wait, who = planned(state, data, {"ann", "cy", "di"})
+    assert who == "bot1"  # the only computer with a move: cy and di are people
+    assert PARTNER_WAIT_S <= wait <= PARTNER_WAIT_S + 0.001
+    low, high = PACE[Phase.SUBMIT]
+    wait, who = planned(state, data, {"cy", "di"})  # ann went away: its own pace
+    assert who == "bot1" and low <= wait <= high
