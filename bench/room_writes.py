@@ -28,7 +28,6 @@ from dixit.engine import Phase, random_command, waiting_for
 from dixit.protocol import messages as m
 from dixit.protocol import parse_client_message
 from dixit.pubsub import MemoryPubSub
-from dixit.server import handlers
 from dixit.server.cards import card_source
 from dixit.server.config import Limits, ServerConfig
 from dixit.server.connection import Connection
@@ -68,7 +67,7 @@ async def moves(games: int, tmp: Path, seated: bool = False) -> float:
             conn.seat, conn.all_rounds = seat.id, False
             room.fanout.add(conn)
         async with room.lock:
-            await handlers.start(room, host, m.StartGame(id="start"), "start")
+            await room.dispatch(host, m.StartGame(id="start"), "start")
         while room.state is not None and room.state.phase is not Phase.OVER:
             player = next(iter(waiting_for(room.state)))
             command = random_command(room.state, player, rng)
