@@ -15,8 +15,9 @@ from starlette.types import Message, Receive, Scope, Send
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
+from dixit.server import limits as limits_module
 from dixit.server import security
-from dixit.server.limits import Limiter, Rate, RateLimits
+from dixit.server.limits import Bucket, Limiter, Rate, RateLimits
 
 from .harness import Client, ServerProcess, create_room, http
 
@@ -212,3 +213,29 @@ def test_a_refusal_reads_no_body_and_reaches_no_route(monkeypatch: pytest.Monkey
     start, body = sent
     assert start["status"] == 429 and (b"retry-after", b"60") in start["headers"]
     assert json.loads(body["body"])["code"] == "limit/rate"
+
+
+def test_the_limiter_forgets_oldest_clients_a_quarter_at_a_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Past MAX_CLIENTS addresses, a scan frees a quarter of the room even when no bucket is
+    idle, so the scan runs once per MAX_CLIENTS // 4 new clients (not on every one)."""
+    monkeypatch.setattr(limits_module, "MAX_CLIENTS", 8)
+    scans = 0
+    forget = Limiter._forget_idle
+
+    def counted(buckets: dict[str, Bucket]) -> None:
+        nonlocal scans
+        scans += 1
+        forget(buckets)
+
+    monkeypatch.setattr(Limiter, "_forget_idle", staticmethod(counted))
+    limiter = Limiter(RateLimits().with_rates([("create", Rate(2, 1.0))]))
+    buckets = limiter._buckets["create"]
+    for n in range(100):
+        assert limiter.check("create", f"10.0.0.{n}") == 0  # each a new, busy client
+        assert limiter.clients("create") <= 8
+        next(iter(buckets.values())).tokens = 2  # but for one idle (full) bucket
+    assert scans <= 100 // 2 + 1
+    assert limiter.check("create", "10.0.0.99") == 0  # the newest are kept: one token left
+    assert limiter.check("create", "10.0.0.99") > 0
