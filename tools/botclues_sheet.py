@@ -2,8 +2,9 @@
 
 For each of ``--cards`` cards of a deck (seeded choice) the strong storyteller picks its clue in
 each language of ``--langs``, as in a 5-player game where that card is the one it tells about
-(the other players' cards imagined from the rest of the deck). Writes a JPEG sheet and prints
-the clues as JSON lines.
+(the other players' cards imagined from the rest of the deck; with ``--people`` the other four
+are people, read as pictures are read, else computers). Writes a JPEG sheet and prints the
+clues as JSON lines.
 
     .venv/bin/python tools/botclues_sheet.py --out docs/bots-clues.jpg
 """
@@ -38,6 +39,7 @@ def main() -> int:
     parser.add_argument("--cards", type=int, default=24)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--langs", default="en,it,pl")
+    parser.add_argument("--people", action="store_true", help="the other players are people")
     args = parser.parse_args()
     langs = args.langs.split(",")
     cards = load_decks(None)[args.deck]
@@ -56,7 +58,7 @@ def main() -> int:
             bot = make_bot("strong", rng=random.Random(f"{args.seed}/{n}/{lang}"), lang=lang,
                            book=book)  # fmt: skip
             assert isinstance(bot, ReadingBot)
-            _, told[lang] = bot.choose_clue([card["id"]], 5, 1, set(hand))
+            _, told[lang] = bot.choose_clue([card["id"]], 5, 1, set(hand), people=[args.people] * 4)
         print(json.dumps({"card": card["id"], **told}, ensure_ascii=False))
         x, y = (n % cols) * CELL_W, (n // cols) * (IMG_H + TEXT_H)
         with Image.open(builtin_root() / args.deck / f"{card['id']}.webp") as im:
