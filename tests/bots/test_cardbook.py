@@ -204,19 +204,3 @@ def test_better_storytellers_lean_towards_the_kinds_people_rate_higher() -> None
     assert strong["thing"] < medium["thing"] < 0 < medium["saying"] < strong["saying"]
     assert not easy
 
-
-def test_a_clue_word_reaches_the_card_words_closest_in_meaning() -> None:
-    """The shared layer: an Italian 'mare' matches the word 'ocean' of a card written in
-    English only (word vectors), for the strong reading, not for one without neighbours."""
-    sea = {"id": "gen-sea", "title": "Night", "keywords": ["ocean", "ship"]}
-    meadow = {"id": "gen-meadow", "title": "Meadow", "keywords": ["flowers", "bees"]}
-    book = CardBook.from_cards([sea, meadow])
-    near = {s for s, _ in book.neighbours("mare")}
-    assert stem("ocean", "en") in near and stem("flowers", "en") not in near
-    plain = Reading(FULL.weights)
-    assert not plain.neighbours and FULL.neighbours
-    reached = {f for t in book.tokens("mare", FULL) for f in t.forms}
-    assert stem("ocean", "en") in reached
-    assert stem("ocean", "en") not in {f for t in book.tokens("mare", plain) for f in t.forms}
-    with_words, without = book.fit("mare", ["gen-sea"], FULL), book.fit("mare", ["gen-sea"], plain)
-    assert with_words[0] > without[0]

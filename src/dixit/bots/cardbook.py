@@ -33,9 +33,6 @@ FIELDS = ("title", "things", "themes", "moods", "description", "alt_text", "keyw
 LIST_FIELDS = ("things", "themes", "moods")
 PREFIX_SHARE = 0.5  # a prefix-only match counts this much of a stem match
 CONCEPT_SHARE = 0.5  # a match through the concept lexicon
-NEIGHBOUR_MIN = 0.6  # a card word this close to a clue word (cosine of word vectors) matches it
-NEIGHBOUR_SHARE = 1.0  # ... at this share of a stem match, times its closeness
-NEIGHBOURS = 8  # the closest card words a clue word reaches
 WORDS_HALF = 8.0  # a word-match score this high reads as 0.5 (scores saturate towards 1)
 SEMANTIC_WEIGHT = 1.0
 FIT_CACHE = 4096  # clues whose fits over the whole book are kept
@@ -53,14 +50,12 @@ class Reading:
     learned: bool = True  # clues told for the card in past rounds
     semantic: float = SEMANTIC_WEIGHT  # weight of the word-vector likeness (0: words only)
     seen_only: bool = False  # its meaning too is read from what the picture shows only
-    neighbours: bool = False  # a clue word also matches the card words closest in meaning
 
     @property
     def key(self) -> tuple[object, ...]:
         """A hashable value equal for equal readings (cache key)."""
         weights = tuple(sorted(self.weights.items()))
-        return (weights, self.concepts, self.learned, self.semantic, self.seen_only,
-                self.neighbours)  # fmt: skip
+        return (weights, self.concepts, self.learned, self.semantic, self.seen_only)
 
 
 FULL = Reading(
@@ -73,8 +68,7 @@ FULL = Reading(
         "alt_text": 0.5,
         "keywords": 1.2,
         "clues": 1.5,
-    },
-    neighbours=True,
+    }
 )
 LITERAL = Reading(
     {"title": 2.0, "things": 2.0, "description": 1.0, "keywords": 1.0},
@@ -152,7 +146,6 @@ class CardBook:
         # form -> card index -> field -> count
         self._index: dict[str, dict[int, dict[str, float]]] = defaultdict(dict)
         self._concepts: dict[str, list[frozenset[str]]] = defaultdict(list)  # stem -> concepts
-        self._spelt: dict[str, str] = {}  # stem -> a word of the card texts it stems from
         for i, card in enumerate(self._cards):
             for lang, fields in card.text.items():
                 for name, value in fields.items():
@@ -165,8 +158,6 @@ class CardBook:
         self._seen = np.zeros((len(self._cards), len(LANGS), dims), dtype=np.float32)
         for i, card in enumerate(self._cards):
             self._embed_card(i, card)
-        self._near_forms, self._near = self._neighbour_table()
-        self._near_cache: dict[str, tuple[tuple[str, float], ...]] = {}
         self._refresh()
 
     @classmethod
@@ -180,7 +171,6 @@ class CardBook:
     # -- building ----------------------------------------------------------------------------
     def _add(self, i: int, name: str, item: str, lang: str) -> None:
         for word in content_words(item):
-            self._spelt.setdefault(stem(word, lang), word)
             self._post(stem(word, lang), i, name, 1.0)
             pre = prefix_form(word)
             if pre is not None:
@@ -225,36 +215,6 @@ class CardBook:
             v = self._vectors.embed(". ".join(c for _, c in card.clues))
             if v is not None:
                 self._docs[i, len(LANGS)] = v
-
-    def _neighbour_table(self) -> tuple[list[str], npt.NDArray[np.float32]]:
-        """Every stem of the card texts with the unit vector of a word it stems from: the shared
-        layer through which a clue word in one language reaches the cards' words in all six."""
-        if self._vectors is None:
-            return [], np.zeros((0, 1), dtype=np.float32)
-        found = [
-            (s, v) for s, w in self._spelt.items() if (v := self._vectors.embed(w)) is not None
-        ]
-        if not found:
-            return [], np.zeros((0, self._vectors.dims), dtype=np.float32)
-        return [s for s, _ in found], np.stack([v for _, v in found])
-
-    def neighbours(self, word: str) -> tuple[tuple[str, float], ...]:
-        """The card-text stems closest in meaning to ``word`` (any language), with a share."""
-        found = self._near_cache.get(word)
-        if found is not None:
-            return found
-        q = self.vector(word)
-        found = ()
-        if q is not None and len(self._near_forms):
-            sims = self._near @ q
-            top = np.argpartition(-sims, min(NEIGHBOURS, len(sims) - 1))[:NEIGHBOURS]
-            found = tuple(
-                (self._near_forms[k], NEIGHBOUR_SHARE * float(sims[k]))
-                for k in top
-                if sims[k] >= NEIGHBOUR_MIN
-            )
-        self._near_cache[word] = found
-        return found
 
     def vector(self, text: str) -> Vector | None:
         """The word-vector meaning of a text (None without vectors or known words)."""
@@ -342,9 +302,6 @@ class CardBook:
                     for concept in self._concepts.get(f, ()):
                         for s in concept:
                             weights.setdefault(s, CONCEPT_SHARE)
-            if reading.neighbours:
-                for s, share in self.neighbours(word):
-                    weights.setdefault(s, share)
             tokens.append(_Token(weights))
         return tokens
 
