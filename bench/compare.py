@@ -57,7 +57,7 @@ def load_once(src: Path, games: int, extra: list[str]) -> dict[str, Any]:
 
 def median(runs: list[dict[str, Any]], key: str) -> float | None:
     values = [r[key] for r in runs if isinstance(r.get(key), int | float)]
-    return statistics.median(values) if values else None
+    return round(statistics.median(values), 2) if values else None
 
 
 def change(old: float | None, new: float | None) -> str:
