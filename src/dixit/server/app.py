@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import gc
+import importlib
 import logging
 import secrets
 from collections.abc import AsyncIterator
@@ -69,6 +71,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         metrics.gc.install()
         await hub.start()
         state["hub"] = hub
+        warm_up = asyncio.get_running_loop().create_task(_warm_up())
         # One process of several sweeps the shared store (:mod:`.retention`).
         sweeper = (
             asyncio.get_running_loop().create_task(
@@ -91,6 +94,7 @@ def create_app(config: ServerConfig) -> FastAPI:
             )
             yield {STATE_KEY: sockets}
         finally:
+            warm_up.cancel()
             if sweeper is not None:
                 sweeper.cancel()
             metrics.gc.remove()
@@ -170,6 +174,16 @@ def create_app(config: ServerConfig) -> FastAPI:
         return client.response(path)
 
     return app
+
+
+async def _warm_up() -> None:
+    """Import the computer players (``dixit.bots`` with numpy: 0.3 s of CPU) in a thread
+    once the server is up. A restart answers ``/api/health`` without them (no request needs
+    them before a computer player moves, and autoplay imports them where it does), and the
+    first such move after a restart seldom waits for them. What they made is frozen out of
+    the collector's sight like the rest of start-up (``Hub.start``)."""
+    await asyncio.to_thread(importlib.import_module, "dixit.bots")
+    gc.freeze()
 
 
 def _export_limits(metrics: ServerMetrics, limiter: Limiter) -> None:
