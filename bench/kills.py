@@ -10,9 +10,13 @@ games finished per minute in each part; acknowledged game moves (clue, cards, vo
 the store (must be 0); restart to ``/api/health`` (median, worst); from health to the first move
 a timer or computer player made after the restart (the first resumed room), median and worst.
 ``--stored-rooms N`` adds N finished rooms to the file first (a restart must not read them).
+The machine's 1-minute load average is sampled at every kill (min, median, max): on a shared
+machine the times are upper bounds. ``--restarts N`` only kills and restarts the idle server N
+times (no games) for the restart-to-health figure.
 
     .venv/bin/python bench/kills.py                       # 100 kills, ~20 minutes
     .venv/bin/python bench/kills.py --kills 40 --baseline 90
+    .venv/bin/python bench/kills.py --restarts 30         # restart to health only
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import contextlib
 import importlib.util
 import itertools
 import json
+import os
 import random
 import sqlite3
 import statistics
@@ -65,7 +70,15 @@ class Server:
         self.ws_base = f"ws://127.0.0.1:{self.port}"
         self.bot_delay = bot_delay
         self.proc: subprocess.Popen[bytes] | None = None
+        self.health_cpu_s: list[float] = []  # CPU seconds of each start until health
         self.log = open(root / "server.log", "ab")  # noqa: SIM115 (kept open for the run)
+
+    def cpu_s(self) -> float:
+        """CPU seconds the server process has used (user and system): on a shared machine a
+        steadier figure than the wall time it took."""
+        assert self.proc is not None
+        stat = Path(f"/proc/{self.proc.pid}/stat").read_text().rpartition(")")[2].split()
+        return (int(stat[11]) + int(stat[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
 
     def start(self) -> float:
         started = time.monotonic()
@@ -86,6 +99,7 @@ class Server:
             try:
                 with urllib.request.urlopen(f"{self.base}/api/health", timeout=1) as answer:
                     if answer.status == 200:
+                        self.health_cpu_s.append(self.cpu_s())
                         return time.monotonic() - started
             except OSError:
                 time.sleep(0.01)
@@ -311,6 +325,12 @@ def _s(values: list[float]) -> str:
     return f"median {statistics.median(values):.2f} s, worst {max(values):.2f} s"
 
 
+def _spread(values: list[float]) -> dict[str, float] | None:
+    if not values:
+        return None
+    return {"min": min(values), "median": statistics.median(values), "max": max(values)}
+
+
 async def campaign(args: argparse.Namespace) -> dict[str, Any]:
     root = Path(tempfile.mkdtemp(prefix="dixit-bench-kills-"))
     server = Server(root, args.bot_delay)
@@ -320,9 +340,31 @@ async def campaign(args: argparse.Namespace) -> dict[str, Any]:
         server.kill()
         server.start()
     try:
+        if args.restarts:
+            return await asyncio.to_thread(_restarts, server, args.restarts)
         return await _run(server, args)
     finally:
         server.kill()  # also when the bench is stopped
+
+
+def _restarts(server: Server, count: int) -> dict[str, Any]:
+    """Kill the idle server and restart it ``count`` times: the seconds until health."""
+    times: list[float] = []
+    load: list[float] = []
+    server.health_cpu_s.clear()
+    for _ in range(count):
+        load.append(os.getloadavg()[0])
+        server.kill()
+        times.append(server.start())
+        time.sleep(0.5)
+    cpu = server.health_cpu_s
+    print(f"restart to health ({count} restarts): {_s(times)}; its CPU time: {_s(cpu)}")
+    return {
+        "restarts": count,
+        "restart_to_health_s": _spread(times),
+        "restart_to_health_cpu_s": _spread(cpu),
+        "load_1min": _spread(load),
+    }
 
 
 async def _run(server: Server, args: argparse.Namespace) -> dict[str, Any]:
@@ -331,15 +373,22 @@ async def _run(server: Server, args: argparse.Namespace) -> dict[str, Any]:
     games = asyncio.create_task(_games(server, tally, args, stop))
     rng = random.Random(30)
     begun = time.monotonic()
+    cpu_begun = server.cpu_s()
     await asyncio.sleep(args.baseline)
     killing = time.monotonic()
+    cpu_killing = server.cpu_s()
+    killed_cpu = -cpu_killing  # CPU seconds of the processes during the kills
     restarts: list[float] = []
     resumed: list[float] = []
     moved: list[float] = []  # health to the first move of anyone
     never = 0
+    load = [os.getloadavg()[0]]
+    server.health_cpu_s.clear()
     for n in range(args.kills):
         pause = rng.uniform(5.0, 10.0)  # from health to the next kill
         before = await asyncio.to_thread(_max_rowid, server.path)
+        load.append(os.getloadavg()[0])
+        killed_cpu += server.cpu_s()
         server.kill()
         restarts.append(await asyncio.to_thread(server.start))
         probe = asyncio.to_thread(_first_moves, server.path, before, min(4.5, pause))
@@ -358,6 +407,7 @@ async def _run(server: Server, args: argparse.Namespace) -> dict[str, Any]:
             flush=True,
         )
     ended = time.monotonic()
+    killed_cpu += server.cpu_s()
     stop.set()
     await games
     server.kill()
@@ -368,11 +418,16 @@ async def _run(server: Server, args: argparse.Namespace) -> dict[str, Any]:
         "baseline_games_per_min": round(_per_minute(tally.finished, begun, killing), 2),
         "killed_games_per_min": round(_per_minute(tally.finished, killing, ended), 2),
         "games_finished": len(tally.finished),
+        # The server's CPU seconds per second of the run (1.0: one core busy all the time),
+        # restarts included during the kills.
+        "baseline_server_cpu_per_s": round((cpu_killing - cpu_begun) / (killing - begun), 3),
+        "killed_server_cpu_per_s": round(killed_cpu / (ended - killing), 3),
         "acked_moves": len(tally.acked),
         "lost_acked_moves": await asyncio.to_thread(_lost, server.path, tally.acked),
         "restart_to_health_s": (
             {"median": statistics.median(restarts), "worst": max(restarts)} if restarts else None
         ),
+        "restart_to_health_cpu_s": _spread(server.health_cpu_s),
         "health_to_first_resumed_move_s": (
             {"median": statistics.median(resumed), "worst": max(resumed)} if resumed else None
         ),
@@ -381,18 +436,24 @@ async def _run(server: Server, args: argparse.Namespace) -> dict[str, Any]:
             {"median": statistics.median(moved), "worst": max(moved)} if moved else None
         ),
         "refused": tally.refused,
+        "load_1min": _spread(load),
     }
     print(
         f"games per minute: {result['baseline_games_per_min']} without kills, "
         f"{result['killed_games_per_min']} during {args.kills} kills"
     )
+    print(
+        f"server CPU seconds a second: {result['baseline_server_cpu_per_s']} without kills, "
+        f"{result['killed_server_cpu_per_s']} during the kills"
+    )
     print(f"acknowledged game moves: {len(tally.acked)}, lost: {result['lost_acked_moves']}")
     if restarts:
-        print(f"restart to health: {_s(restarts)}")
+        print(f"restart to health: {_s(restarts)}; its CPU time: {_s(server.health_cpu_s)}")
     if resumed:
         print(f"health to the first resumed move: {_s(resumed)} (none within 4.5 s: {never})")
     if moved:
         print(f"health to the first move of anyone: {_s(moved)}")
+    print(f"1-minute load average at the kills: {result['load_1min']}")
     return result
 
 
@@ -405,6 +466,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2, help="rounds a game lasts")
     parser.add_argument("--bot-delay", type=float, default=1.0, help="computer players' pace")
     parser.add_argument("--stored-rooms", type=int, default=100_000)
+    parser.add_argument("--restarts", type=int, default=0, help="only restart the idle server")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     result = asyncio.run(campaign(args))
