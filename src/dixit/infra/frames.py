@@ -219,10 +219,18 @@ class FrameReader:
             if length:
                 payload = apply_mask(payload, data[head:start])
             pos = start + length
-            if first & 0x0F == OP_CLOSE:
+            opcode = first & 0x0F
+            if opcode == OP_TEXT and first & (FIN | RSV1) == FIN:  # most frames: inline
+                try:
+                    text = payload.decode()
+                except UnicodeDecodeError:
+                    raise Fault(INVALID_DATA, "text that is not UTF-8") from None
+                self.on_message(text)
+            elif opcode == OP_CLOSE:
                 check_close(payload)
                 return payload
-            self._frame(first, payload)
+            else:
+                self._frame(first, payload)
         if pos < end:
             self._buffer = data[pos:]
         return None

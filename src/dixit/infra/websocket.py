@@ -69,6 +69,12 @@ class State(enum.Enum):
     CLOSED = "closed"  # no frame in or out any more
 
 
+# The states by module-level name: on Python 3.11 ``State.OPEN`` costs about 0.25 µs (the enum
+# class's attribute lookup), a global 0.03 µs, and a frame in or a message out compares two or
+# three times.
+CONNECTING, OPEN, CLOSING, CLOSED = State.CONNECTING, State.OPEN, State.CLOSING, State.CLOSED
+
+
 class Socket(Protocol):
     """What an endpoint's coroutine uses of a socket (:class:`WebSocket`, or the adapter of
     uvicorn's own WebSocket path in :mod:`.uvicorn_ws`)."""
@@ -210,7 +216,7 @@ class WebSocket(FrameReader, asyncio.Protocol):
         self.endpoint = endpoint
         self.sockets = sockets
         self.offer_deflate = offer_deflate  # accept a client's per-message deflate offer
-        self.state = State.CONNECTING
+        self.state = CONNECTING
         self.transport: asyncio.Transport | None = None
         self._head = b""  # the handshake request, until it is whole
         self._out: list[bytes] | None = None  # frames waiting for the end of this loop turn
@@ -260,10 +266,10 @@ class WebSocket(FrameReader, asyncio.Protocol):
         state = self.state
         if self._passing is not None:  # the owner may have it: nothing written here
             self._passing.cancel()
-        elif state is State.OPEN:
+        elif state is OPEN:
             self._write(close_frame(RESTART))
-            self.state = State.CLOSING
-        elif state is State.CONNECTING and self.transport is not None:
+            self.state = CLOSING
+        elif state is CONNECTING and self.transport is not None:
             self._reject(503, "Service Unavailable")
         self._closed()
         self.flush()
@@ -272,9 +278,9 @@ class WebSocket(FrameReader, asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:
         state = self.state
-        if state is State.CLOSED:
+        if state is CLOSED:
             return
-        if state is State.CONNECTING:
+        if state is CONNECTING:
             self._head += data
             end = self._head.find(b"\r\n\r\n")
             if end < 0:
@@ -282,7 +288,7 @@ class WebSocket(FrameReader, asyncio.Protocol):
             raw, request, data = self._head, self._head[:end], self._head[end + 4 :]
             self._head = b""
             self._handshake(request, raw)
-            if self.state is not State.OPEN or not data:
+            if self.state is not OPEN or not data:
                 return
         self._heard = True
         try:
@@ -338,7 +344,7 @@ class WebSocket(FrameReader, asyncio.Protocol):
             ).encode("latin-1")
             assert self.transport is not None
             self.transport.write(answer + self._header_lines() + b"\r\n")
-            self.state = State.OPEN
+            self.state = OPEN
             self.endpoint.counted(1)
             self.sockets.add(self)
             self.run(code)
@@ -378,14 +384,14 @@ class WebSocket(FrameReader, asyncio.Protocol):
         if self.transport.is_closing():
             return
         if taken:
-            self.state = State.CLOSED  # the owner has the socket: this end writes nothing more
+            self.state = CLOSED  # the owner has the socket: this end writes nothing more
             self.transport.close()
             return
         # The owner died with it: serve it here, the bytes after the request included.
         end = raw.find(b"\r\n\r\n")
         self._handshake(raw[:end], raw, pass_on=False)
         self.transport.resume_reading()
-        if self.state is State.OPEN and end + 4 < len(raw):
+        if self.state is OPEN and end + 4 < len(raw):
             self.data_received(raw[end + 4 :])
 
     def _reject(self, status: int, reason: str, extra: str = "") -> None:
@@ -396,7 +402,7 @@ class WebSocket(FrameReader, asyncio.Protocol):
         ).encode("latin-1")
         assert self.transport is not None
         self.transport.write(head + self._header_lines() + b"\r\n" + body)
-        self.state = State.CLOSED
+        self.state = CLOSED
         self.transport.close()
 
     def _header_lines(self) -> bytes:
@@ -406,7 +412,7 @@ class WebSocket(FrameReader, asyncio.Protocol):
     # ------------------------------------------------------------------ frames in
 
     def on_message(self, text: str | None) -> None:
-        if self.state is not State.OPEN:
+        if self.state is not OPEN:
             return  # the handler is done with this socket: reads go on only for the close
         self._arrived = time.perf_counter()
         self._inbox.append(text)
@@ -417,7 +423,7 @@ class WebSocket(FrameReader, asyncio.Protocol):
         self._wake()
 
     def on_ping(self, payload: bytes) -> None:
-        if self.state is State.OPEN:
+        if self.state is OPEN:
             self._write(frame(FIN | OP_PONG, payload))
 
     def on_pong(self, payload: bytes) -> None:
@@ -425,7 +431,7 @@ class WebSocket(FrameReader, asyncio.Protocol):
             self._pinged = 0.0
 
     def _peer_closed(self, payload: bytes) -> None:
-        if self.state is State.OPEN:
+        if self.state is OPEN:
             self._write(frame(FIN | OP_CLOSE, payload[:2]))
         self._closed()
         self.flush()
@@ -439,7 +445,7 @@ class WebSocket(FrameReader, asyncio.Protocol):
         the socket is closed. One reader at a time."""
         inbox = self._inbox
         while not inbox:
-            if self.state is not State.OPEN:
+            if self.state is not OPEN:
                 raise SocketClosed
             waiter = self._waiter = self.sockets.loop.create_future()
             try:
@@ -447,7 +453,7 @@ class WebSocket(FrameReader, asyncio.Protocol):
             finally:
                 self._waiter = None
         text = inbox.pop(0)
-        if self._reading_paused and len(inbox) <= INBOX_LOW and self.state is not State.CLOSED:
+        if self._reading_paused and len(inbox) <= INBOX_LOW and self.state is not CLOSED:
             self._reading_paused = False
             assert self.transport is not None
             self.transport.resume_reading()
@@ -456,7 +462,7 @@ class WebSocket(FrameReader, asyncio.Protocol):
     def send_text(self, text: str) -> bool:
         """Send a text message (written at the end of this loop turn). False when the socket
         is closed, or the peer has stopped reading and the socket was dropped."""
-        if self.state is not State.OPEN:
+        if self.state is not OPEN:
             return False
         data = text.encode()
         if self._arrived and self.endpoint.answered(data, self._arrived):
@@ -471,10 +477,10 @@ class WebSocket(FrameReader, asyncio.Protocol):
     def close(self, code: int = NORMAL) -> None:
         """Start the closing handshake: the peer answers with its close frame, or the
         connection is dropped after :data:`CLOSE_WAIT_S`."""
-        if self.state is not State.OPEN or self.transport is None:
+        if self.state is not OPEN or self.transport is None:
             return
         self._write(close_frame(code))
-        self.state = State.CLOSING
+        self.state = CLOSING
         self._wake()
         if self._reading_paused:
             self._reading_paused = False
@@ -484,7 +490,7 @@ class WebSocket(FrameReader, asyncio.Protocol):
     def fail(self, code: int, reason: str) -> None:
         """A protocol error: say why in a close frame and drop the connection."""
         log.debug("socket closed: %s (%d)", reason, code)
-        if self.state is State.OPEN:
+        if self.state is OPEN:
             self._write(close_frame(code, reason))
         self._closed()
         self.flush()
@@ -494,7 +500,7 @@ class WebSocket(FrameReader, asyncio.Protocol):
     def keepalive(self, now: float, timeout: float) -> None:
         """One look of :meth:`Sockets._run`: close on a ping unanswered past ``timeout``, skip
         a socket busy both ways since the last look, ping any other."""
-        if self.state is not State.OPEN:
+        if self.state is not OPEN:
             return
         if self._pinged:
             if now - self._pinged >= timeout:
@@ -541,11 +547,11 @@ class WebSocket(FrameReader, asyncio.Protocol):
     def _closed(self) -> None:
         """The one way into :attr:`State.CLOSED`: an open socket stops being counted."""
         state = self.state
-        if state is State.CLOSED:
+        if state is CLOSED:
             return
-        self.state = State.CLOSED
+        self.state = CLOSED
         self._passing = None
-        if state is not State.CONNECTING:
+        if state is not CONNECTING:
             self.endpoint.counted(-1)
             self.sockets.discard(self)
         self._wake()
