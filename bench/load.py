@@ -17,7 +17,9 @@ sent in it. Bounded: it stops by itself after the warm-up and the measured windo
 ``--players`` takes one count or several: with several (``--players 6 12``) each runs in turn
 against a fresh server, same settings, and the figures are printed side by side, one column per
 table size. ``--edition odyssey`` allows up to 12 seats (two votes from 7); ``--mode party`` or
-``teams`` plays those modes (the clients follow ``legal``: a party void, an optional second vote).
+``teams`` plays those modes (the clients follow ``legal``: a party void, an optional second vote;
+in team play both partners may move for their team, and the slower one's move is refused, which
+``rejected`` counts).
 
 With ``--workers N`` the server is ``dixit serve --workers N``: its CPU is that of all its
 processes (supervisor with the fan-out broker, fork server, workers), its memory summed over
