@@ -2,15 +2,17 @@
 are played, against one ``dixit serve`` with its default rate limits and a short retention.
 
 Two phases on one server (SQLite file, loopback): ``--games`` tables play for ``--seconds``
-without the flood, then again with one flooding client beside them. Each table is one address
-(127.0.1.N: a household), the flooder another (127.0.0.1), so the limits key them apart as
-they would key real clients. Reported: each phase's command latency (a move sent to its
+without the flood, then again with one flooding client beside them; ``--pairs N`` runs N such
+pairs one after the other, so that on a shared machine each flood is compared with the quiet
+phase just before it (the load of other people's work changes within minutes). Each table is
+one address (127.0.1.N: a household), the flooder another (127.0.0.1), so the limits key them
+apart as they would key real clients. Reported: each phase's command latency (a move sent to its
 ``answer: p50, p99), when the flooder got its first 429 and how many requests it had answered
 200 and 429, the store (rooms by status, events, bytes) before and after the flood and once the
 retention time has passed.
 
-    .venv/bin/python bench/flood.py [--games 50] [--seconds 60] [--keep-lobby 20s]
-        [--rate-limits on|off] [--json]
+    .venv/bin/python bench/flood.py [--games 50] [--seconds 60] [--pairs 1]
+        [--keep-lobby 20s] [--rate-limits on|off] [--rate-limit create=2/30 …] [--json]
 """
 
 from __future__ import annotations
@@ -163,8 +165,11 @@ async def table(port: int, source: str, until: float, latency: Latency, seed: in
             await seat.ws.close()
 
 
-def flood(port: int, seconds: float, out: Any) -> None:
-    """The flooder (its own process): create a room, join it, again, as fast as it can."""
+def flood(port: int, seconds: float, out: Any, go: Any) -> None:
+    """The flooder (its own process): create a room, join it, again, as fast as it can. It
+    says it is ready and waits for ``go``: its start-up is not the phase's load."""
+    out.put("ready")
+    go.wait()
     conn = http.client.HTTPConnection(HOST, port, timeout=10)
     counts: dict[str, int] = {}
     first_429 = None
@@ -211,15 +216,16 @@ def pct(values: list[float], p: float) -> float:
 
 async def phase(port: int, games: int, seconds: float, flooding: bool) -> dict[str, Any]:
     latency = Latency()
-    until = time.monotonic() + seconds
     queue: Any = None
     flooder = None
     if flooding:
-        queue = multiprocessing.get_context("spawn").Queue()
-        flooder = multiprocessing.get_context("spawn").Process(
-            target=flood, args=(port, seconds, queue)
-        )
+        spawn = multiprocessing.get_context("spawn")
+        queue, go = spawn.Queue(), spawn.Event()
+        flooder = spawn.Process(target=flood, args=(port, seconds, queue, go))
         flooder.start()
+        assert queue.get(timeout=60) == "ready"
+        go.set()
+    until = time.monotonic() + seconds
     await asyncio.gather(
         *(table(port, f"127.0.1.{i + 1}", until, latency, i) for i in range(games))
     )
@@ -240,10 +246,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--pairs", type=int, default=1, help="phases without and with flood")
     parser.add_argument("--keep-lobby", default="20s", help="the server's --keep-lobby")
     parser.add_argument(
         "--rate-limits", choices=("on", "off"), default="on",
         help="the server's --rate-limits (off: what the flood does without them)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--rate-limit", action="append", default=[], metavar="ROUTE=BURST/PER_MINUTE",
+        help="the server's --rate-limit (repeatable), e.g. create=2/30",
     )  # fmt: skip
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -256,7 +267,8 @@ def main() -> int:
             [sys.executable, "-m", "dixit.cli.main", "serve", "--port", str(port),
              "--database", database, "--bot-delay", "0", "--keep-lobby", args.keep_lobby,
              "--sweep-every", "2s", "--idle-unload", "2", "--log-level", "warning",
-             "--rate-limits", args.rate_limits],
+             "--rate-limits", args.rate_limits,
+             *(f"--rate-limit={rate}" for rate in args.rate_limit)],
             env=env, stdout=subprocess.DEVNULL, stderr=open(Path(tmp) / "server.log", "wb"),  # noqa: SIM115
         )  # fmt: skip
         try:
@@ -269,18 +281,33 @@ def main() -> int:
                     assert time.monotonic() < deadline, "the server did not start"
                     time.sleep(0.1)
             report: dict[str, Any] = {
-                "games": args.games, "seconds": args.seconds, "rate_limits": args.rate_limits
+                "games": args.games, "seconds": args.seconds, "rate_limits": args.rate_limits,
+                "rate_limit": args.rate_limit,
             }  # fmt: skip
-            # What the default limit lets one address create: its burst, then its rate.
-            report["allowed_creates"] = 20 + int(30 * args.seconds / 60)
-            report["without_flood"] = asyncio.run(phase(port, args.games, args.seconds, False))
-            report["store_before_flood"] = store_stats(database)
-            report["with_flood"] = asyncio.run(phase(port, args.games, args.seconds, True))
+            from dixit.server.limits import DEFAULT_RATES, Rate, parse_rate
+
+            # What the limit lets one address create in a flood: its burst, then its rate.
+            rates = dict(parse_rate(r) for r in args.rate_limit)
+            create = rates.get("create", Rate(*DEFAULT_RATES["create"]))
+            report["allowed_creates"] = create.burst + int(create.per_minute * args.seconds / 60)
+            pairs = []
+            for n in range(args.pairs):
+                without = asyncio.run(phase(port, args.games, args.seconds, False))
+                if n == 0:
+                    report["store_before_flood"] = store_stats(database)
+                flooded = asyncio.run(phase(port, args.games, args.seconds, True))
+                ratio = flooded["p99_ms"] / without["p99_ms"] if without["p99_ms"] else None
+                pairs.append({"without_flood": without, "with_flood": flooded,
+                              "p99_ratio": ratio and round(ratio, 3),
+                              "load_average": os.getloadavg()[0]})  # fmt: skip
+            report.update(pairs[0])
+            report["pairs"] = pairs
             report["store_after_flood"] = store_stats(database)
-            # Back to its size: the rooms before the flood and the tables' own, none of the
-            # flooder's (each a lobby that never starts).
+            # Back to its size: the rooms before the flood and the tables' own (every phase's
+            # tables after the first), none of the flooder's (each a lobby that never starts).
             started = time.monotonic()
-            kept = sum(report["store_before_flood"]["rooms"].values()) + args.games
+            kept = sum(report["store_before_flood"]["rooms"].values())
+            kept += args.games * (2 * args.pairs - 1)
             while sum(store_stats(database)["rooms"].values()) > kept:
                 assert time.monotonic() - started < 600, "the store did not shrink"
                 time.sleep(1)
