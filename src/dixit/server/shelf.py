@@ -6,16 +6,17 @@ round is public: the book learns it, filed under the room's language, as extra t
 storyteller's card; a new game's book is first fed the finished rounds of the room's earlier
 games from the event store.
 
-A shelf knows nothing of its room: it is built with the card descriptions of the room's decks
-(``cards``), a reader of an earlier game's events (``earlier``) and of the current game's
-(``current``); whoever asks for a book says for which game and in which language.
+A shelf knows nothing of its room but its :class:`Source` (the card descriptions of the room's
+decks, an earlier game's events, the current game's); whoever asks for a book says for which
+game and in which language.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any, Protocol
 
 from dixit.engine import Event, RoundScored
 
@@ -45,26 +46,42 @@ def readable(cards: CardSource, card_ids: Sequence[str]) -> bool:
     return bool(card_ids) and all(described(d) for d in card_dicts(cards, card_ids))
 
 
+# One thread builds the rooms' card books, one after another. A build is 0.5-1.4 s of pure
+# Python; after a restart every room with a computer player asks for one at once, and six of
+# them on the default executor held the GIL from the event loop: in the seconds after a
+# restart 78 of 79 samples of the server (py-spy, 6 s) were book builds, 1 the loop, so no
+# reconnect, move or timer got through before the next kill (#30, docs/benchmarks.md).
+_BUILDER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dixit-books")
+
+
 def _book_of(cards: list[dict[str, Any]]) -> CardBook:
     """The card book of ``cards``, built (and ``dixit.bots`` with numpy imported, if it is
-    not yet: a restart answers without it) in the caller's worker thread."""
+    not yet: a restart answers without it) on the builder's thread."""
     from dixit.bots import CardBook
 
     return CardBook.from_cards(cards)
 
 
+class Source(Protocol):
+    """What a shelf reads of its room."""
+
+    @property
+    def log(self) -> Sequence[Event]:
+        """The events of the game in play."""
+        ...
+
+    def card_dicts(self) -> list[dict[str, Any]]:
+        """deck.json card dicts of the room's decks."""
+        ...
+
+    async def events_of(self, game: int) -> Sequence[Event]:
+        """The events of the room's game ``game``."""
+        ...
+
+
 class Shelf:
-    def __init__(
-        self,
-        cards: Callable[[], list[dict[str, Any]]],
-        earlier: Callable[[int], Awaitable[Sequence[Event]]],
-        current: Callable[[], Sequence[Event]],
-    ) -> None:
-        """``cards``: deck.json card dicts of the room's decks; ``earlier(n)``: the events of
-        the room's game ``n``; ``current``: those of the game in play."""
-        self._cards = cards
-        self._earlier = earlier
-        self._current = current
+    def __init__(self, source: Source) -> None:
+        self._source = source
         self._book: CardBook | None = None
         self._game: int | None = None
         self._task: asyncio.Task[CardBook] | None = None
@@ -106,13 +123,15 @@ class Shelf:
                 self._book.learn(event.storyteller_card, event.clue, lang)
 
     async def _build(self, game: int, lang: str) -> CardBook:
-        book = await asyncio.to_thread(_book_of, self._cards())
+        book = await asyncio.get_running_loop().run_in_executor(
+            _BUILDER, _book_of, self._source.card_dicts()
+        )
         for number in range(1, game):
-            for event in await self._earlier(number):
+            for event in await self._source.events_of(number):
                 if isinstance(event, RoundScored):
                     book.learn(event.storyteller_card, event.clue, lang)
         if self._game == game:
-            for event in self._current():
+            for event in self._source.log:
                 if isinstance(event, RoundScored):
                     book.learn(event.storyteller_card, event.clue, lang)
             self._book = book
