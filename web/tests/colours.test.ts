@@ -74,6 +74,7 @@ function ruleColours(selector: string, property: string): string[] {
 /** Where rabbits stand, and whether names are written there too. */
 const SURFACES: { where: string; selector: string; property: string; names: boolean }[] = [
   { where: "the page (phone and TV)", selector: "body", property: "background", names: true },
+  { where: "panels (the reveal's owners, the lobby)", selector: ".panel", property: "background", names: true },
   { where: "players' list (phone table, TV)", selector: ".players", property: "background", names: true },
   { where: "the storyteller's row", selector: ".player.is-teller", property: "background", names: true },
   { where: "lobby seats", selector: ".seat", property: "background", names: true },
