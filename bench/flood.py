@@ -6,10 +6,10 @@ without the flood, then again with one flooding client beside them; ``--pairs N`
 pairs one after the other, so that on a shared machine each flood is compared with the quiet
 phase just before it (the load of other people's work changes within minutes). Each table is
 one address (127.0.1.N: a household), the flooder another (127.0.0.1), so the limits key them
-apart as they would key real clients. Reported: each phase's command latency (a move sent to its
-``answer: p50, p99), when the flooder got its first 429 and how many requests it had answered
-200 and 429, the store (rooms by status, events, bytes) before and after the flood and once the
-retention time has passed.
+apart as they would key real clients. Reported: each phase's command latency (a move sent to
+its answer: p50, p99) and the server's CPU seconds, when the flooder got its first 429 and how
+many requests it had answered 200 and 429, the store (rooms by status, events, bytes) before
+and after the flood and once the retention time has passed.
 
     .venv/bin/python bench/flood.py [--games 50] [--seconds 60] [--pairs 1]
         [--keep-lobby 20s] [--rate-limits on|off] [--rate-limit create=2/30 …] [--json]
@@ -214,7 +214,17 @@ def pct(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))] if ordered else 0.0
 
 
-async def phase(port: int, games: int, seconds: float, flooding: bool) -> dict[str, Any]:
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user and system) the process ``pid`` has used (Linux's /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def phase(
+    port: int, games: int, seconds: float, flooding: bool, server: int
+) -> dict[str, Any]:
+    """One phase; with ``server`` CPU seconds it used (the flood's cost, which a loaded
+    machine's latencies hide)."""
     latency = Latency()
     queue: Any = None
     flooder = None
@@ -226,6 +236,7 @@ async def phase(port: int, games: int, seconds: float, flooding: bool) -> dict[s
         assert queue.get(timeout=60) == "ready"
         go.set()
     until = time.monotonic() + seconds
+    cpu_before = cpu_seconds(server)
     await asyncio.gather(
         *(table(port, f"127.0.1.{i + 1}", until, latency, i) for i in range(games))
     )
@@ -235,6 +246,7 @@ async def phase(port: int, games: int, seconds: float, flooding: bool) -> dict[s
         "refused_moves": latency.refused,
         "p50_ms": round(statistics.median(latency.seconds) * 1000, 2) if latency.seconds else None,
         "p99_ms": round(pct(latency.seconds, 99) * 1000, 2),
+        "server_cpu_s": round(cpu_seconds(server) - cpu_before, 2),
     }
     if flooder is not None:
         result["flooder"] = queue.get(timeout=seconds + 60)
@@ -292,10 +304,10 @@ def main() -> int:
             report["allowed_creates"] = create.burst + int(create.per_minute * args.seconds / 60)
             pairs = []
             for n in range(args.pairs):
-                without = asyncio.run(phase(port, args.games, args.seconds, False))
+                without = asyncio.run(phase(port, args.games, args.seconds, False, server.pid))
                 if n == 0:
                     report["store_before_flood"] = store_stats(database)
-                flooded = asyncio.run(phase(port, args.games, args.seconds, True))
+                flooded = asyncio.run(phase(port, args.games, args.seconds, True, server.pid))
                 ratio = flooded["p99_ms"] / without["p99_ms"] if without["p99_ms"] else None
                 pairs.append({"without_flood": without, "with_flood": flooded,
                               "p99_ratio": ratio and round(ratio, 3),
