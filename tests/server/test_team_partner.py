@@ -2,8 +2,8 @@
 table, for a while (:data:`~dixit.server.autoplay.PARTNER_WAIT_S`, scaled like every pace),
 and plays at its own pace when the person is away, late or handed to the computer.
 
-Built on :class:`~dixit.server.autoplay.Autoplay`'s contract: a :class:`Table` made of plain
-functions, no room, no clock waited on."""
+Built on :class:`~dixit.server.autoplay.Autoplay`'s contract, its ``Table``: here plain values,
+no room, no clock waited on."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from typing import Any, NoReturn
 
 from dixit.engine import GameState, GiveClue, Phase, StartGame, execute, rules_for
 from dixit.protocol import messages as m
-from dixit.server.autoplay import PACE, PARTNER_WAIT_S, Autoplay, Table, partner_there
+from dixit.server.autoplay import PACE, PARTNER_WAIT_S, Autoplay, partner_there
 from dixit.server.records import RoomRecordData, SeatRecord
 from dixit.server.shelf import Shelf
 
@@ -59,25 +59,47 @@ def test_a_person_partner_at_the_table_has_the_team_move() -> None:
     assert not partner_there(standard, plain, {"ann"}, "bot1")  # no teams
 
 
-def _never(*args: Any, **kwargs: Any) -> NoReturn:
-    raise AssertionError("nothing is played while only the plan is asked for")
+class Plan:
+    """A :class:`Table` of plain values: the computer players' plan can be read, nothing done."""
+
+    code = "ROOM"
+    lock = asyncio.Lock()
+    settings = m.RoomSettings(edition="odyssey", mode="teams")
+
+    def __init__(self, state: GameState, data: RoomRecordData, online: set[str]) -> None:
+        self.state, self.data, self.seats_online = state, data, online
+
+    def online(self) -> set[str]:
+        return self.seats_online
+
+    def driving(self) -> bool:
+        return True
+
+    async def apply(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise AssertionError("nothing is played while only the plan is asked for")
+
+    async def commit(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise AssertionError("nothing is stored while only the plan is asked for")
+
+    async def sync(self) -> NoReturn:
+        raise AssertionError("nothing is read while only the plan is asked for")
+
+
+class NoBooks:
+    """A :class:`~dixit.server.shelf.Source` never read: no card book is built for a plan."""
+
+    log = ()
+
+    def card_dicts(self) -> NoReturn:
+        raise AssertionError("no card book is built while only the plan is asked for")
+
+    async def events_of(self, game: int) -> NoReturn:
+        raise AssertionError("no card book is built while only the plan is asked for")
 
 
 def planned(state: GameState, data: RoomRecordData, online: set[str]) -> tuple[float, str]:
     """When (seconds from now) and who the computer players move next, at pace scale 1."""
-    table = Table(
-        code="ROOM",
-        lock=asyncio.Lock(),
-        read_data=lambda: data,
-        read_state=lambda: state,
-        read_settings=lambda: m.RoomSettings(edition="odyssey", mode="teams"),
-        online=lambda: online,
-        apply=_never,
-        commit=_never,
-        sync=_never,
-    )
-    shelf = Shelf(cards=lambda: [], earlier=_never, current=lambda: [])
-    autoplay = Autoplay(table, driving=lambda: True, shelf=shelf, scale=1.0)
+    autoplay = Autoplay(Plan(state, data, online), Shelf(NoBooks()), scale=1.0)
     plan = autoplay.next_move(100.0)
     assert plan is not None
     return plan[0], plan[1].id

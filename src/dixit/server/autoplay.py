@@ -46,7 +46,6 @@ import functools
 import logging
 import time
 from collections.abc import Awaitable, Callable, Collection, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from dixit.engine import (
@@ -173,53 +172,59 @@ def plan_claim(state: GameState, data: RoomRecordData, wait_s: float) -> ClaimRe
     return ClaimRecord(state.round, at_ms, by)
 
 
-class Commit(Protocol):
-    def __call__(self, data: RoomRecordData, *, notice: m.Notice | None = None) -> Awaitable[int]:
-        """Store a new room record (``notice`` going with the room's update)."""
+class Table(Protocol):
+    """What the timers and computer players read of their room and may ask of it (the room
+    gives an object holding it weakly). Every step runs under ``lock``."""
+
+    @property
+    def code(self) -> str: ...
+
+    @property
+    def lock(self) -> asyncio.Lock: ...
+
+    @property
+    def data(self) -> RoomRecordData: ...
+
+    @property
+    def state(self) -> GameState | None: ...
+
+    @property
+    def settings(self) -> m.RoomSettings: ...
+
+    def online(self) -> set[str]:
+        """Seats with a socket on any process."""
+        ...
+
+    def driving(self) -> bool:
+        """This process drives the room now (:mod:`.driver`)."""
+        ...
+
+    async def apply(
+        self,
+        command: Command,
+        command_id: str | None,
+        actor: str,
+        changes: dict[str, Any] | None = None,
+        notice: m.Notice | None = None,
+    ) -> int:
+        """Play a move (the record's ``changes`` and a ``notice`` going with it)."""
+        ...
+
+    async def commit(self, data: RoomRecordData, *, notice: m.Notice | None = None) -> int:
+        """Store a new room record."""
+        ...
+
+    async def sync(self) -> None:
+        """Read the room again from the store."""
         ...
 
 
-Apply = Callable[[Command, str | None, str, dict[str, Any] | None, m.Notice | None], Awaitable[int]]
-
-
-@dataclass(frozen=True)
-class Table:
-    """What the timers and computer players read of their room and may ask of it. The room
-    builds it from its own fields and methods (holding itself weakly)."""
-
-    code: str
-    lock: asyncio.Lock  # every step below runs under it
-    read_data: Callable[[], RoomRecordData]
-    read_state: Callable[[], GameState | None]
-    read_settings: Callable[[], m.RoomSettings]
-    online: Callable[[], set[str]]  # seats with a socket on any process
-    apply: Apply  # a move: command, command id, actor, record changes, notice
-    commit: Commit
-    sync: Callable[[], Awaitable[None]]  # read the room again from the store
-
-    @property
-    def data(self) -> RoomRecordData:
-        return self.read_data()
-
-    @property
-    def state(self) -> GameState | None:
-        return self.read_state()
-
-    @property
-    def settings(self) -> m.RoomSettings:
-        return self.read_settings()
-
-
 class Autoplay:
-    def __init__(
-        self, table: Table, driving: Callable[[], bool], shelf: Shelf, scale: float
-    ) -> None:
-        """``driving``: this process drives the room now (:mod:`.driver`); ``scale``: the
-        ``--bot-delay`` every wait is multiplied by."""
+    def __init__(self, table: Table, shelf: Shelf, scale: float) -> None:
+        """``scale``: the ``--bot-delay`` every wait is multiplied by."""
         self.table = table
         self.scale = scale
         self.closed = False
-        self._driving = driving
         self._inherited = False  # the lease was taken over from a crashed process
         self._timer: asyncio.Task[None] | None = None
         self._timer_for: DeadlineRecord | None = None
@@ -242,7 +247,7 @@ class Autoplay:
 
     @property
     def driving(self) -> bool:
-        return self._driving()
+        return self.table.driving()
 
     def gained(self, inherited: bool) -> None:
         """This process drives the room (again) from now on: arm what is due. ``inherited``:

@@ -13,8 +13,8 @@ of the game's record and a restart forgets it. Server processes sharing a room p
 reaction and mute on to each other over the room's talk channel (``dixit:talk:CODE``).
 
 The talk knows nothing of its room but what it is built with: how to send to this process's
-sockets, the room record (names, the host), a seat's team partners in a team game being
-played, and the card ids of the room's decks. The room checks that a message comes from a
+sockets, and its :class:`Seats` (the room record, a seat's team partners in a team game being
+played, the card ids of the room's decks). The room checks that a message comes from a
 seat that is still its sender's before it hands it over, and sends the answer.
 """
 
@@ -29,6 +29,7 @@ import re
 import time
 import unicodedata
 from collections.abc import Callable, Collection, Coroutine
+from typing import Protocol
 
 from dixit.protocol import messages as m
 from dixit.protocol.codes import ErrorCode as Code
@@ -93,6 +94,23 @@ def names_a_card(text: str, windows: frozenset[str]) -> bool:
     )
 
 
+class Seats(Protocol):
+    """What the talk reads of its room."""
+
+    @property
+    def data(self) -> RoomRecordData:
+        """The room record now (names, the host)."""
+        ...
+
+    def partners(self, seat_id: str) -> tuple[str, ...] | None:
+        """``seat_id``'s team in a team game being played (None: no such game)."""
+        ...
+
+    def card_ids(self) -> list[str]:
+        """The card ids of the room's decks."""
+        ...
+
+
 class TableTalk:
     """One room's chat lines, reactions and mutes."""
 
@@ -103,22 +121,17 @@ class TableTalk:
         origin: str,
         send_all: Callable[[m.ServerModel], None],
         send_seats: Callable[[Collection[str], m.ServerModel], None],
-        record: Callable[[], RoomRecordData],
-        partners: Callable[[str], tuple[str, ...] | None],
-        card_ids: Callable[[], list[str]],
+        seats: Seats,
     ) -> None:
         """``send_all``/``send_seats``: to every socket of the room in this process, or those of
-        some seats; ``record``: the room record now; ``partners(seat)``: the seat's team in a
-        team game being played (None: no such game); ``card_ids``: of the room's decks."""
+        some seats."""
         self.channel = f"dixit:talk:{code}"
         self._code = code
         self._pubsub = pubsub
         self._origin = origin
         self._send_all = send_all
         self._send_seats = send_seats
-        self._record = record
-        self._partners = partners
-        self._card_ids = card_ids
+        self._seats = seats
         self.lines: collections.deque[m.ChatLine] | None = None  # made with the first line
         self.count = 0
         self.muted: set[str] = set()
@@ -237,7 +250,7 @@ class TableTalk:
     def _say(self, seat_id: str, raw: str, team: bool = False) -> tuple[Code, str] | None:
         partners: tuple[str, ...] | None = None
         if team:
-            partners = self._partners(seat_id)
+            partners = self._seats.partners(seat_id)
             if partners is None:
                 return Code.CHAT_NO_TEAM, "team lines are for a team game being played"
         text = plain_text(raw)
@@ -245,11 +258,11 @@ class TableTalk:
             return Code.CHAT_EMPTY, "say something"
         if len(text) > m.MAX_CHAT_LENGTH:
             return Code.CHAT_TOO_LONG, f"a line has at most {m.MAX_CHAT_LENGTH} characters"
-        if names_a_card(text, secret_windows(self._card_ids())):
+        if names_a_card(text, secret_windows(self._seats.card_ids())):
             return Code.CHAT_SECRET, "a card id cannot be said at the table"
         if not self._bucket(self._chat, seat_id, CHAT_BURST, CHAT_PER_SECOND):
             return Code.CHAT_RATE, "too many lines; wait a moment"
-        seat = self._record().seat(seat_id)
+        seat = self._seats.data.seat(seat_id)
         self.count += 1
         line = m.ChatLine(
             id=f"{self._origin}-{self.count}",
@@ -265,7 +278,7 @@ class TableTalk:
         return None
 
     def _mute(self, host_id: str, msg: m.MuteSeat) -> tuple[Code, str] | None:
-        data = self._record()
+        data = self._seats.data
         if host_id != data.host:
             return Code.NOT_HOST, "only the host can mute"
         if data.seat(msg.seat) is None or msg.seat == host_id:

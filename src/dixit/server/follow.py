@@ -32,8 +32,8 @@ from typing import Any
 
 from dixit.pubsub import Here, Presence, PubSub, Subscription
 
-from .connection import Connection
 from .backoff import BACKOFF
+from .connection import Connection
 
 log = logging.getLogger("dixit.server")
 

@@ -16,7 +16,8 @@ id in the same transaction, so a resend after a restart is acknowledged, never a
 A storage failure answers the command with an ``error`` carrying the store's code.
 
 The room is made of parts that know nothing of it (docs/architecture.md): each is built here
-with the callables it needs (held weakly, :mod:`.weak`), and the room tells them of changes.
+with the callables it needs (:class:`_Port`'s, holding the room weakly), and the room tells them
+of changes.
 Handlers answer an outcome that :meth:`Room.dispatch` carries out.
 """
 
@@ -26,6 +27,7 @@ import asyncio
 import dataclasses
 import json
 import logging
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any, TypeGuard
 
@@ -58,7 +60,6 @@ from .autoplay import (
     CLAIM_WAIT_S,
     REVEAL_WAIT_S,
     Autoplay,
-    Table,
     plan_claim,
     plan_deadline,
     plan_reveal,
@@ -78,7 +79,6 @@ from .seeding import DeferredRandom, command_seed
 from .services import Services
 from .shelf import Shelf, card_dicts, readable
 from .tokens import token_hash
-from .weak import weakly, weakly_read
 
 log = logging.getLogger("dixit.server")
 
@@ -133,32 +133,17 @@ class Room:
         )
         self.closed = False
         self._readable: tuple[tuple[str, ...], bool] | None = None
-        # The parts, each with what it may read and do (the room held weakly: an unloaded
-        # room is freed by reference counting, not at the next full collection).
-        shelf = Shelf(
-            cards=weakly_read(self, lambda room: card_dicts(room.services.cards, room.deck_ids())),
-            earlier=weakly(self, Room._events_of),
-            current=weakly_read(self, lambda room: room.log),
-        )
-        table = Table(
-            code=data.code,
-            lock=self.lock,
-            read_data=weakly_read(self, lambda room: room.data),
-            read_state=weakly_read(self, lambda room: room.state),
-            read_settings=weakly_read(self, lambda room: room.settings),
-            online=weakly(self, Room.online),
-            apply=weakly(self, Room.apply),
-            commit=weakly(self, Room.commit),
-            sync=weakly(self, Room.sync_from_store),
-        )
-        driving = weakly_read(self, lambda room: room.driver.driving)
-        self.autoplay = Autoplay(table, driving, shelf, services.config.bot_delay_s)
+        # The parts, each built with what it may read and do: bound methods of one small
+        # object holding the room weakly (:class:`_Port`).
+        port = _Port(self)
+        shelf = Shelf(port)
+        self.autoplay = Autoplay(port, shelf, services.config.bot_delay_s)
         self.driver = Driver(
             data.code,
             services.leases,
             self.lock,
-            wanted=weakly_read(self, lambda room: room.playing and not room.closed),
-            sync=weakly(self, Room.sync_from_store),
+            wanted=port.wanted,
+            sync=port.sync,
             gained=self.autoplay.gained,
         )
         self.talk = TableTalk(
@@ -167,9 +152,7 @@ class Room:
             services.origin,
             self.fanout.send_all,
             self.fanout.send_seats,
-            record=weakly_read(self, lambda room: room.data),
-            partners=weakly(self, Room._partners),
-            card_ids=weakly(self, Room.deck_ids),
+            port,
         )
 
     @property
@@ -239,11 +222,6 @@ class Room:
                 self.fanout.send_game(state, self.playing, before, events)
         self._send_room()
         self._changed()
-
-    async def _events_of(self, game: int) -> list[Event]:
-        """The events of this room's game ``game`` (an earlier one: for the card book)."""
-        stored = await self.services.store.read(f"{self.code}:{game}")
-        return [event_from_json(s.data) for s in stored]
 
     def _changed(self) -> None:
         """After any change: the driver competes for the lease or gives it up, and (where it
@@ -423,13 +401,6 @@ class Room:
         if slug in self.settings.decks:
             self._readable = None
             self._send_room()
-
-    def _partners(self, seat_id: str) -> tuple[str, ...] | None:
-        """``seat_id``'s team in a team game being played; None: no such game."""
-        state = self.state
-        if not self.playing or state is None or state.rules.team_size == 1:
-            return None
-        return state.team_of(seat_id)
 
     def online(self) -> set[str]:
         """Seats with a socket on any process (this one's, and the shared presence's copy)."""
@@ -669,3 +640,99 @@ class Room:
 def _still_theirs(seat: SeatRecord | None, conn: Connection) -> TypeGuard[SeatRecord]:
     """Is ``seat`` still the one ``conn`` was admitted to (not left, its token unchanged)?"""
     return seat is not None and not seat.left and seat.token_hash == conn.token_hash
+
+
+class _Port:
+    """The room as its parts reach it: autoplay's :class:`~.autoplay.Table`, the shelf's
+    :class:`~.shelf.Source`, the talk's :class:`~.chat.Seats`, and the driver's callables. It
+    holds the room weakly, so that no part keeps an unloaded room alive (it is freed by
+    reference counting, not at the next full collection, which the server makes rare). One
+    object per room: a closure per callable cost 6 KiB and 147 objects more per live game
+    (``bench/memory.py live``). Once the room is gone a call raises :class:`ReferenceError`."""
+
+    __slots__ = ("_ref",)
+
+    def __init__(self, room: Room) -> None:
+        self._ref = weakref.ref(room)
+
+    @property
+    def _room(self) -> Room:
+        room = self._ref()
+        if room is None:
+            raise ReferenceError("the room is gone")
+        return room
+
+    @property
+    def code(self) -> str:
+        return self._room.code
+
+    @property
+    def lock(self) -> asyncio.Lock:
+        return self._room.lock
+
+    @property
+    def data(self) -> RoomRecordData:
+        return self._room.data
+
+    @property
+    def state(self) -> GameState | None:
+        return self._room.state
+
+    @property
+    def settings(self) -> m.RoomSettings:
+        return self._room.settings
+
+    @property
+    def log(self) -> Sequence[Event]:
+        """The events of the game in play."""
+        return self._room.log
+
+    def online(self) -> set[str]:
+        return self._room.online()
+
+    def wanted(self) -> bool:
+        """A game is in play here: the room wants a driver."""
+        room = self._room
+        return room.playing and not room.closed
+
+    def driving(self) -> bool:
+        return self._room.driver.driving
+
+    async def apply(
+        self,
+        command: Command,
+        command_id: str | None,
+        actor: str,
+        changes: dict[str, Any] | None = None,
+        notice: m.Notice | None = None,
+    ) -> int:
+        return await self._room.apply(command, command_id, actor, changes, notice)
+
+    async def commit(self, data: RoomRecordData, *, notice: m.Notice | None = None) -> int:
+        return await self._room.commit(data, notice=notice)
+
+    async def sync(self) -> None:
+        await self._room.sync_from_store()
+
+    async def events_of(self, game: int) -> list[Event]:
+        """The events of the room's game ``game`` (an earlier one: for the card book)."""
+        room = self._room
+        stored = await room.services.store.read(f"{room.code}:{game}")
+        return [event_from_json(s.data) for s in stored]
+
+    def partners(self, seat_id: str) -> tuple[str, ...] | None:
+        """``seat_id``'s team in a team game being played; None: no such game."""
+        room = self._room
+        state = room.state
+        if not room.playing or state is None or state.rules.team_size == 1:
+            return None
+        return state.team_of(seat_id)
+
+    def card_ids(self) -> list[str]:
+        """The card ids of the room's decks."""
+        return self._room.deck_ids()
+
+    def card_dicts(self) -> list[dict[str, Any]]:
+        """deck.json card dicts of the room's decks (what computer players read)."""
+        room = self._room
+        return card_dicts(room.services.cards, room.deck_ids())

@@ -6,17 +6,17 @@ round is public: the book learns it, filed under the room's language, as extra t
 storyteller's card; a new game's book is first fed the finished rounds of the room's earlier
 games from the event store.
 
-A shelf knows nothing of its room: it is built with the card descriptions of the room's decks
-(``cards``), a reader of an earlier game's events (``earlier``) and of the current game's
-(``current``); whoever asks for a book says for which game and in which language.
+A shelf knows nothing of its room but its :class:`Source` (the card descriptions of the room's
+decks, an earlier game's events, the current game's); whoever asks for a book says for which
+game and in which language.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from dixit.engine import Event, RoundScored
 
@@ -62,18 +62,26 @@ def _book_of(cards: list[dict[str, Any]]) -> CardBook:
     return CardBook.from_cards(cards)
 
 
+class Source(Protocol):
+    """What a shelf reads of its room."""
+
+    @property
+    def log(self) -> Sequence[Event]:
+        """The events of the game in play."""
+        ...
+
+    def card_dicts(self) -> list[dict[str, Any]]:
+        """deck.json card dicts of the room's decks."""
+        ...
+
+    async def events_of(self, game: int) -> Sequence[Event]:
+        """The events of the room's game ``game``."""
+        ...
+
+
 class Shelf:
-    def __init__(
-        self,
-        cards: Callable[[], list[dict[str, Any]]],
-        earlier: Callable[[int], Awaitable[Sequence[Event]]],
-        current: Callable[[], Sequence[Event]],
-    ) -> None:
-        """``cards``: deck.json card dicts of the room's decks; ``earlier(n)``: the events of
-        the room's game ``n``; ``current``: those of the game in play."""
-        self._cards = cards
-        self._earlier = earlier
-        self._current = current
+    def __init__(self, source: Source) -> None:
+        self._source = source
         self._book: CardBook | None = None
         self._game: int | None = None
         self._task: asyncio.Task[CardBook] | None = None
@@ -115,13 +123,15 @@ class Shelf:
                 self._book.learn(event.storyteller_card, event.clue, lang)
 
     async def _build(self, game: int, lang: str) -> CardBook:
-        book = await asyncio.get_running_loop().run_in_executor(_BUILDER, _book_of, self._cards())
+        book = await asyncio.get_running_loop().run_in_executor(
+            _BUILDER, _book_of, self._source.card_dicts()
+        )
         for number in range(1, game):
-            for event in await self._earlier(number):
+            for event in await self._source.events_of(number):
                 if isinstance(event, RoundScored):
                     book.learn(event.storyteller_card, event.clue, lang)
         if self._game == game:
-            for event in self._current():
+            for event in self._source.log:
                 if isinstance(event, RoundScored):
                     book.learn(event.storyteller_card, event.clue, lang)
             self._book = book
