@@ -299,7 +299,7 @@ def _ready(calls: int = 30) -> dict[str, Any]:
             s.wait_port(port, up=True, timeout_s=30)
 
             def sample(label: str, want: int) -> None:
-                times = []
+                times: list[float] = []
                 deadline = time.monotonic() + 30
                 while len(times) < calls:
                     started = time.perf_counter()
