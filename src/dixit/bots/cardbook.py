@@ -312,6 +312,10 @@ class CardBook:
         every = self.fit_all(clue, reading)
         return [float(every[i]) if (i := self._at.get(c)) is not None else 0.0 for c in card_ids]
 
+    def positions(self, card_ids: Sequence[str]) -> npt.NDArray[np.intp]:
+        """Where each of ``card_ids`` (cards the book holds) is in :meth:`fit_all`'s order."""
+        return np.fromiter((self._at[c] for c in card_ids), dtype=np.intp, count=len(card_ids))
+
     def fit_all(self, clue: str, reading: Reading = FULL) -> npt.NDArray[np.float64]:
         """:meth:`fit` for every card of the book, in book order (cached until it learns)."""
         if self._stale:
@@ -322,14 +326,15 @@ class CardBook:
             return found
         n = len(self._cards)
         words = np.zeros(n)
+        postings = self._postings.setdefault(key[1], {})
         for token in self.tokens(clue, reading):
-            best = np.zeros(n)
-            for form, share in token.forms.items():
-                posted = self._posted(form, reading)
-                if posted is not None:
-                    rows, values = posted
-                    np.maximum.at(best, rows, values * share)
-            words += best
+            hits = [(p, share) for f, share in token.forms.items()
+                    if (p := self._posted(f, reading, postings)) is not None]  # fmt: skip
+            if hits:  # a card scores the token's best form it has
+                best = np.zeros(n)
+                rows = np.concatenate([p[0] for p, _ in hits])
+                np.maximum.at(best, rows, np.concatenate([p[1] * share for p, share in hits]))
+                words += best
         words /= self._norm_array
         out = words / (words + WORDS_HALF)
         if reading.semantic > 0 and n:
@@ -346,10 +351,13 @@ class CardBook:
         return out
 
     def _posted(
-        self, form: str, reading: Reading
+        self,
+        form: str,
+        reading: Reading,
+        cache: dict[str, tuple[npt.NDArray[np.intp], npt.NDArray[np.float64]] | None],
     ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float64]] | None:
-        """Cards having ``form`` and its weight in each (field weights x idf), cached."""
-        cache = self._postings.setdefault(reading.key, {})
+        """Cards having ``form`` and its weight in each (field weights x idf), kept in
+        ``cache`` (the reading's)."""
         if form in cache:
             return cache[form]
         posts = self._index.get(form)

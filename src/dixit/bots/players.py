@@ -388,7 +388,8 @@ class ReadingBot:
         others = len(readers)
         # Sloppier readers at the table also read less sharply when they do read.
         noise = skill.model_noise + SLOPPY_NOISE * (1.0 - float(readers.mean()) if others else 0.0)
-        fits = np.array(self.book.fit(candidate.clue, [card, *pool], skill.predicts_with))
+        at = self.book.positions([card, *pool])
+        fits = self.book.fit_all(candidate.clue, skill.predicts_with)[at]
         top = float(fits.max())
         if top <= 0 or others < 1:
             return 0.0
@@ -421,7 +422,7 @@ class ReadingBot:
             chance = min(1.0, 2.0 / choices)
         if people is not None and people.any():
             anchor = candidate.anchor or candidate.clue
-            shows = np.array(self.book.fit(anchor, [card, *pool], skill.predicts_with))
+            shows = self.book.fit_all(anchor, skill.predicts_with)[at]
             decoy_ids = np.take_along_axis(draws, order, axis=2)  # (tables, others, per_player)
             person = picture_readers((mine, decoys), (float(shows[0]), shows[1:][decoy_ids]), votes)
             p = np.where(people[None, :], person, p)
