@@ -203,4 +203,3 @@ def test_better_storytellers_lean_towards_the_kinds_people_rate_higher() -> None
     assert sorted(strong, key=strong.__getitem__, reverse=True) == by_rating
     assert strong["thing"] < medium["thing"] < 0 < medium["saying"] < strong["saying"]
     assert not easy
-
