@@ -18,6 +18,14 @@ export function clock(at: number, now: number): string {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
+/** Whether the whole of `el` is on screen, under the banner. */
+function inSight(el: Element | null): boolean {
+  if (!el) return false;
+  const box = el.getBoundingClientRect();
+  const banner = document.querySelector(".banner");
+  return box.top >= (banner ? banner.getBoundingClientRect().bottom : 0) && box.bottom <= innerHeight;
+}
+
 function useNow(running: boolean): number {
   const [now, setNow] = useState(Date.now());
   useEffect(() => {
@@ -59,9 +67,10 @@ export function AtTheTable({ room, view, me, send, t }: Props) {
   const asking = room.paused || away || account.length > 0;
   const panel = useRef<HTMLElement>(null);
   // It asks something of the player: brought into sight when it comes (the page may be
-  // scrolled anywhere when a timer plays for them).
+  // scrolled anywhere when a timer plays for them), unless it is in sight already (a phone holds
+  // it above the action bar): the page then stays where it is.
   useEffect(() => {
-    if (asking) requestAnimationFrame(() => scrollBelowBanner(panel.current));
+    if (asking) requestAnimationFrame(() => { if (!inSight(panel.current)) scrollBelowBanner(panel.current); });
   }, [asking, room.paused]);
   const parts: preact.ComponentChildren[] = [];
 
