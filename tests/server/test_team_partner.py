@@ -113,3 +113,39 @@ def test_the_computer_partner_waits_for_the_person_then_plays_at_its_pace() -> N
     low, high = PACE[Phase.SUBMIT]
     wait, who = planned(state, data, {"cy", "di"})  # ann went away: its own pace
     assert who == "bot1" and low <= wait <= high
+
+
+class Books(Shelf):
+    """A shelf whose card book is a placeholder (the test's player never reads it)."""
+
+    async def book_for_game(self, game: int, lang: str) -> Any:
+        return object()
+
+
+def test_a_computer_player_is_told_which_seats_are_people_now(monkeypatch: Any) -> None:
+    """The storyteller models people and computers apart (#27): the server tells each of its
+    players, at every move, the seats that people play now (public at the table)."""
+    import dixit.bots
+
+    told: list[frozenset[str]] = []
+
+    class Listener:
+        def __init__(self, people: Any) -> None:
+            self.people = people
+
+        def act(self, view: Any) -> None:
+            told.append(frozenset(self.people()))  # then the random move stands in
+
+    def make_bot(level: str, **kwargs: Any) -> Listener:
+        return Listener(kwargs["people"])
+
+    monkeypatch.setattr(dixit.bots, "make_bot", make_bot)
+    state, data = submitting()
+    table = Plan(state, data, {"ann", "cy", "di"})
+    autoplay = Autoplay(table, Books(NoBooks()), scale=1.0)
+    bot1 = next(s for s in data.seats if s.id == "bot1")
+    assert asyncio.run(autoplay.decide(bot1)) is not None
+    handed = tuple(dataclasses.replace(s, is_bot=True) if s.id == "cy" else s for s in data.seats)
+    table.data = dataclasses.replace(data, seats=handed)  # cy's seat went to the computer
+    asyncio.run(autoplay.decide(bot1))
+    assert told == [frozenset({"ann", "cy", "di"}), frozenset({"ann", "di"})]

@@ -233,6 +233,10 @@ class Autoplay:
         self._runner: asyncio.Task[None] | None = None
         self.shelf = shelf
         self._bots: dict[tuple[str, str], Bot] = {}
+        # The seats that are people now (public: the table marks computer seats), read by a
+        # storyteller when it tells a clue; set before every move, so seats coming and going
+        # are followed by the cached players.
+        self._people: frozenset[str] = frozenset()
         # A computer's move of a phase: when the phase began, when the move is due at its pace.
         self._due: dict[tuple[str, int, str], tuple[float, float]] = {}
         self._next_after = 0.0  # computer players do not all act in the same instant
@@ -311,6 +315,11 @@ class Autoplay:
 
     # ------------------------------------------------------------------ deciding
 
+    def people(self) -> frozenset[str]:
+        """The seats that are people at the last move (what a storyteller models as readers
+        of the pictures rather than as computer listeners)."""
+        return self._people
+
     async def decide(self, seat: SeatRecord, *, at_once: bool = False) -> Command | None:
         """The move of the computer player in ``seat`` (its level; a random one if it fails).
         ``at_once``: a move that is overdue (a timer's, or any in a room taken over from a
@@ -333,11 +342,14 @@ class Autoplay:
             if bot is None and not hurried:
                 book = await self.shelf.book_for_game(room.data.game_number, room.settings.language)
                 rng = room_random(room.data.seed, room.data.game_number, 0, seat.id)
-                bot = make_bot(level, rng=rng, lang=room.settings.language, book=book)
+                bot = make_bot(
+                    level, rng=rng, lang=room.settings.language, book=book, people=self.people
+                )
                 self._bots[(seat.id, level)] = bot
             if bot is None:  # the book for the next move
                 self.shelf.prepare(room.data.game_number, room.settings.language)
             else:
+                self._people = frozenset(s.id for s in room.data.seats if s.person and not s.is_bot)
                 command: Command | None = await asyncio.to_thread(bot.act, view)
                 if command is not None:
                     return command
