@@ -1,6 +1,7 @@
 """Screens of a big table (#31), 12 seats under the Odyssey rules: the edition and its modes on
 the home, the two-vote vote and its reveal on a phone, the vote and the reveal on a 1920x1080 TV
-with 12 pictures, the party's void and the teams' partner hand and team chat.
+with 12 pictures (the reveal also in Polish and French, the longest), the party's void and the
+teams' partner hand and team chat.
 
     make web-build && .venv/bin/python tests/e2e/screenshots_big.py
 
@@ -42,6 +43,12 @@ def two_votes(browser: Any, base: str) -> None:
     expect(tv.page.get_by_test_id("reveal")).to_be_visible(timeout=60_000)
     tv.page.wait_for_timeout(2500)
     shot(tv, "big-tv-reveal")
+    # the same reveal in the two longest languages: still one 1080p screen
+    for lang in ("pl", "fr"):
+        tv.page.get_by_test_id("lang").select_option(lang)
+        expect(tv.page.locator("html")).to_have_attribute("lang", lang)
+        shot(tv, f"big-tv-reveal-{lang}")
+    tv.page.get_by_test_id("lang").select_option("en")
     ann.page.get_by_test_id("reveal-close").click()
     wait_turn(ann, "yourSubmit")
     pick(ann, "hand", 0)

@@ -1,7 +1,8 @@
 """Screens of #28's last items, in English and Polish: a 200-character clue whole on the TV's
 reveal (1920x1080); on a 360x640 phone a first-game tip in sight above the action bar, the 2021
 pile labels, a paused table's banner, the news that the timer played for someone at the bottom
-(and, for the one it played for, the "I'm here" panel alone), and Start refused with the numbers.
+(and, for the one it played for, the "I'm here" panel, its button in sight above the hand's
+bottom; also in French), and Start refused with the numbers.
 
     make web-build && .venv/bin/python tests/e2e/screenshots_newcomer2.py
 
@@ -27,7 +28,7 @@ from screenshot_run import OUT, run
 from test_newcomer import pick
 
 TV = {"width": 1920, "height": 1080}
-LOCALE = {"en": "en-US", "pl": "pl-PL"}
+LOCALE = {"en": "en-US", "pl": "pl-PL", "fr": "fr-FR"}
 CLUE = {
     "en": "Love always comes at the worst possible moment, when the kettle is boiling over, the "
     "cat is stuck on the roof, the train is leaving and the rain has only just started to fall",
@@ -168,6 +169,7 @@ def capture(browser: Any, base: str) -> None:
             pile_and_pause(browser, base, lang)
             timer_news(browser, base, lang)
             start_refused(browser, base, lang, Path(tmp))
+        timer_news(browser, base, "fr")  # "I'm here" in the longest language too
 
 
 def main() -> int:
