@@ -181,10 +181,10 @@ def store_location(args: argparse.Namespace) -> tuple[Path, str]:
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from dixit.infra.uvicorn_ws import serving
     from dixit.ops.logs import log_config
     from dixit.server import Limits, ServerConfig, create_app
     from dixit.server.limits import RateLimits, parse_rate
-    from dixit.infra.uvicorn_ws import serving
 
     data_dir, database = store_location(args)
     defaults = ServerConfig()
