@@ -77,6 +77,10 @@ def test_a_twelve_seat_reveal_is_whole_on_a_1080p_tv(opened: Any, server: str) -
         expect(tvp.get_by_test_id("round-point").last).to_be_in_viewport(ratio=1)
         for card in tvp.locator("[data-testid=reveal] [data-testid=table-card]").all():
             expect(card).to_be_in_viewport(ratio=1)
+        # ...beside the twelve players, their rabbits and the room's code, also whole.
+        expect(tvp.get_by_test_id("player").last).to_be_in_viewport(ratio=1)
+        expect(tvp.get_by_test_id("score-track")).to_be_in_viewport(ratio=1)
+        expect(tvp.get_by_test_id("tv-code")).to_be_in_viewport(ratio=1)
         # ...at the sofa's size: no name, vote or reason below 28 px.
         for sel in (".player-name", ".voter", ".points strong", ".points-why"):
             assert min_px(tvp, sel) >= 28, (lang, sel)
