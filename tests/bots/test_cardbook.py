@@ -203,3 +203,49 @@ def test_better_storytellers_lean_towards_the_kinds_people_rate_higher() -> None
     assert sorted(strong, key=strong.__getitem__, reverse=True) == by_rating
     assert strong["thing"] < medium["thing"] < 0 < medium["saying"] < strong["saying"]
     assert not easy
+
+
+LEARNED = [  # (card index in the deck, clue, language): clues of earlier games
+    (0, "a lonely voyage", "en"),
+    (3, "il sogno del re", "it"),
+    (0, "podróż", "pl"),
+    (7, "la tormenta dorada", "es"),
+    (3, "o guardião", "pt"),
+    (12, "le dernier souffle", "fr"),
+]
+ASKED = ["voyage", "sogno", "podróż", "tormenta dorada", "guardião", "souffle", "storm", "cat"]
+
+
+def _fits(book: CardBook, clues: list[str]) -> list[list[float]]:
+    readings = [FULL, SEEN, *(SKILLS[level].reading for level in SKILLS)]
+    return [book.fit_all(c, r).tolist() for c in clues for r in readings]
+
+
+def test_a_copy_that_learns_reads_as_a_fresh_book_and_leaves_the_shared_one_alone() -> None:
+    """A room's book is a copy of the deck's shared book plus the room's learned clues: its fits
+    equal a freshly built book's with the same clues (same play), bit for bit, and neither the
+    shared book nor another room's copy sees what it learned."""
+    from dixit.decks.library import DeckLibrary, builtin_root
+
+    deck = DeckLibrary(builtin_root().parent).get("golden-tales")
+    cards = [{"id": c.id, **(c.metadata or {})} for c in deck.cards]
+    ids = [c["id"] for c in cards]
+    learned = [(ids[n], clue, lang) for n, clue, lang in LEARNED] + [("imported-x", "nebbia", "it")]
+    shared = CardBook.from_cards(cards)
+    untouched = _fits(shared, ASKED)
+    room, other = shared.copy(), shared.copy()
+    fresh = CardBook.from_cards(cards)
+    for card, clue, lang in learned:
+        room.learn(card, clue, lang)
+        fresh.learn(card, clue, lang)
+    assert _fits(room, [*ASKED, "nebbia"]) == _fits(fresh, [*ASKED, "nebbia"])
+    assert _fits(shared, ASKED) == untouched
+    assert _fits(other, ASKED) == untouched
+    assert "imported-x" not in shared and "imported-x" not in other
+    assert shared.clues(ids[0], "en") == [] and room.clues(ids[0], "en") == ["a lonely voyage"]
+    assert _fits(room, ASKED) != untouched  # the learned clues do count
+    again = room.copy()  # a copy of a copy that learned
+    again.learn(ids[5], "eclipse", "en")
+    fresh.learn(ids[5], "eclipse", "en")
+    assert _fits(again, ["eclipse", *ASKED]) == _fits(fresh, ["eclipse", *ASKED])
+    assert _fits(room, ["eclipse"]) != _fits(again, ["eclipse"])

@@ -11,13 +11,18 @@ multilingual word vectors.
 
 The book also keeps each card's clue bank (:mod:`dixit.bots.bank`) for storytellers; no reading
 ever scores a clue against it.
+
+Building a book is 0.5-1.4 s of pure Python, and a server restarted after a crash needs one
+for every room with a computer player at once (#30). :meth:`CardBook.copy` gives a room its
+own book in about a millisecond: it shares the deck's text, index and vectors with the built
+one, and learning copies only what it changes, so the shared book is never written.
 """
 
 from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -130,6 +135,15 @@ def _items(value: Any) -> list[str]:
     return []
 
 
+def _postings_of(item: str, lang: str) -> Iterator[tuple[str, float]]:
+    """The forms a text is indexed under, with what each adds: a word's stem, its prefix."""
+    for word in content_words(item):
+        yield stem(word, lang), 1.0
+        pre = prefix_form(word)
+        if pre is not None:
+            yield pre, PREFIX_SHARE
+
+
 class CardBook:
     """Public text about a deck's cards, indexed for scoring clues against them."""
 
@@ -157,8 +171,28 @@ class CardBook:
         self._docs = np.zeros((len(self._cards), len(LANGS) + 1, dims), dtype=np.float32)
         self._seen = np.zeros((len(self._cards), len(LANGS), dims), dtype=np.float32)
         for i, card in enumerate(self._cards):
-            self._embed_card(i, card)
+            self._embed_text(i, card)
+        self._own_docs = True  # False while ``_docs`` is shared with another book
         self._refresh()
+
+    def copy(self) -> CardBook:
+        """A book that reads as this one and learns on its own: the cards' text, the index,
+        the lexicon and the vectors stay shared, and :meth:`learn` copies what it changes
+        (copy on write), so neither book ever sees the other's learned clues."""
+        if self._stale:
+            self._refresh()
+        book = object.__new__(CardBook)
+        book._cards = list(self._cards)
+        book._at = dict(self._at)
+        book._index = defaultdict(dict, self._index)
+        book._concepts = self._concepts  # never changed after building
+        book._vectors = self._vectors
+        book._docs, book._seen = self._docs, self._seen
+        book._own_docs = self._own_docs = False
+        book._stale = False
+        book._fits, book._postings = {}, {}
+        book._idf, book._norm_array = self._idf, self._norm_array  # replaced, never changed
+        return book
 
     @classmethod
     def from_cards(cls, cards: Iterable[Mapping[str, Any]]) -> CardBook:
@@ -170,15 +204,21 @@ class CardBook:
 
     # -- building ----------------------------------------------------------------------------
     def _add(self, i: int, name: str, item: str, lang: str) -> None:
-        for word in content_words(item):
-            self._post(stem(word, lang), i, name, 1.0)
-            pre = prefix_form(word)
-            if pre is not None:
-                self._post(pre, i, name, PREFIX_SHARE)
+        for form, amount in _postings_of(item, lang):
+            self._post(form, i, name, amount)
 
     def _post(self, form: str, i: int, name: str, amount: float) -> None:
         fields = self._index[form].setdefault(i, {})
         fields[name] = min(fields.get(name, 0.0) + amount, 2.0)
+
+    def _post_learned(self, form: str, i: int, amount: float) -> None:
+        """:meth:`_post` of a learned clue, writing only new dicts: the ones read may be
+        shared with a copy of the book (a handful per clue, so copying them is cheap)."""
+        posts = dict(self._index.get(form, {}))
+        fields = dict(posts.get(i, {}))
+        fields["clues"] = min(fields.get("clues", 0.0) + amount, 2.0)
+        posts[i] = fields
+        self._index[form] = posts
 
     def _add_concepts(self, card: _Card) -> None:
         """Items at the same place in equally long lists of two or more languages: one concept."""
@@ -197,9 +237,10 @@ class CardBook:
                     for s in concept:
                         self._concepts[s].append(concept)
 
-    def _embed_card(self, i: int, card: _Card) -> None:
-        """Row per language: the vector of the card's text; the last row: its learned clues.
-        The same of what its picture shows alone, for readings that see only that."""
+    def _embed_text(self, i: int, card: _Card) -> None:
+        """Row per language: the vector of the card's text (the last row, its learned clues,
+        is :meth:`_embed_clues`'s). The same of what its picture shows alone, for readings
+        that see only that."""
         if self._vectors is None:
             return
         for k, lang in enumerate(LANGS):
@@ -211,10 +252,16 @@ class CardBook:
                     )
                     if v is not None:
                         docs[i, k] = v
-        if card.clues:
-            v = self._vectors.embed(". ".join(c for _, c in card.clues))
-            if v is not None:
-                self._docs[i, len(LANGS)] = v
+
+    def _embed_clues(self, i: int) -> None:
+        """The last row of the card's text vectors: its learned clues, together."""
+        if self._vectors is None:
+            return
+        v = self._vectors.embed(". ".join(c for _, c in self._cards[i].clues))
+        if v is not None:
+            if not self._own_docs:
+                self._docs, self._own_docs = self._docs.copy(), True
+            self._docs[i, len(LANGS)] = v
 
     def vector(self, text: str) -> Vector | None:
         """The word-vector meaning of a text (None without vectors or known words)."""
@@ -271,9 +318,12 @@ class CardBook:
             self._at[card_id] = i
             self._docs = np.concatenate([self._docs, np.zeros_like(self._docs[:1])])
             self._seen = np.concatenate([self._seen, np.zeros_like(self._seen[:1])])
-        self._cards[i].clues.append((lang, clue))
-        self._add(i, "clues", clue, lang)
-        self._embed_card(i, self._cards[i])
+            self._own_docs = True
+        card = self._cards[i]
+        self._cards[i] = _Card(card.id, card.text, [*card.clues, (lang, clue)], card.bank)
+        for form, amount in _postings_of(clue, lang):
+            self._post_learned(form, i, amount)
+        self._embed_clues(i)
         self._stale = True  # weights are refreshed at the next reading
 
     def text(self, card_id: str, lang: str) -> Mapping[str, Any] | None:
