@@ -1,7 +1,9 @@
 """What a room's computer players read about its cards, and what they learn from play.
 
 The card book (``dixit.bots.CardBook``) is built from the room's decks' card descriptions in
-a worker thread as soon as a game with a computer player starts. Every clue told in a finished
+a worker thread as soon as a game with a computer player starts, once per process for the same
+cards: every room playing them gets its own copy of that book (a millisecond), so a restarted
+server's rooms do not each rebuild it. Every clue told in a finished
 round is public: the book learns it, filed under the room's language, as extra text about the
 storyteller's card; a new game's book is first fed the finished rounds of the room's earlier
 games from the event store.
@@ -14,6 +16,9 @@ game and in which language.
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
+from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Protocol
@@ -52,14 +57,27 @@ def readable(cards: CardSource, card_ids: Sequence[str]) -> bool:
 # restart 78 of 79 samples of the server (py-spy, 6 s) were book builds, 1 the loop, so no
 # reconnect, move or timer got through before the next kill (#30, docs/benchmarks.md).
 _BUILDER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dixit-books")
+# Built books by their cards' content, each shared by every room playing those cards (a room
+# reads a copy). Read and written on the builder's thread only. A few deck sets cover most
+# rooms; a room's copy keeps its book alive after it leaves this cache.
+_BUILT: OrderedDict[str, CardBook] = OrderedDict()
+BUILT_KEPT = 8
 
 
 def _book_of(cards: list[dict[str, Any]]) -> CardBook:
-    """The card book of ``cards``, built (and ``dixit.bots`` with numpy imported, if it is
-    not yet: a restart answers without it) on the builder's thread."""
+    """A room's own card book of ``cards``: a copy of the one this process built for the same
+    cards, built first if there is none (and ``dixit.bots`` with numpy imported, if it is not
+    yet: a restart answers without it), on the builder's thread."""
     from dixit.bots import CardBook
 
-    return CardBook.from_cards(cards)
+    key = hashlib.sha256(json.dumps(cards, sort_keys=True, default=str).encode()).hexdigest()
+    built = _BUILT.get(key)
+    if built is None:
+        built = _BUILT[key] = CardBook.from_cards(cards)
+        while len(_BUILT) > BUILT_KEPT:
+            _BUILT.popitem(last=False)
+    _BUILT.move_to_end(key)
+    return built.copy()
 
 
 class Source(Protocol):
