@@ -221,6 +221,19 @@ def _fits(book: CardBook, clues: list[str]) -> list[list[float]]:
     return [book.fit_all(c, r).tolist() for c in clues for r in readings]
 
 
+def _weighed_from_scratch(book: CardBook) -> None:
+    """The weights a book keeps as it learns equal those counted over its whole index."""
+    import math
+
+    n = len(book)
+    assert book._idf == {f: math.log(1.0 + n / len(p)) for f, p in book._index.items()}
+    lengths = [0.0] * n
+    for posts in book._index.values():
+        for i, fields in posts.items():
+            lengths[i] += sum(fields.values())
+    assert book._lengths == lengths
+
+
 def test_a_copy_that_learns_reads_as_a_fresh_book_and_leaves_the_shared_one_alone() -> None:
     """A room's book is a copy of the deck's shared book plus the room's learned clues: its fits
     equal a freshly built book's with the same clues (same play), bit for bit, and neither the
@@ -237,8 +250,10 @@ def test_a_copy_that_learns_reads_as_a_fresh_book_and_leaves_the_shared_one_alon
     fresh = CardBook.from_cards(cards)
     for card, clue, lang in learned:
         room.learn(card, clue, lang)
+        room.fit_all(clue)  # weights refreshed after each clue, only where it changed them
         fresh.learn(card, clue, lang)
     assert _fits(room, [*ASKED, "nebbia"]) == _fits(fresh, [*ASKED, "nebbia"])
+    _weighed_from_scratch(room)
     assert _fits(shared, ASKED) == untouched
     assert _fits(other, ASKED) == untouched
     assert "imported-x" not in shared and "imported-x" not in other
@@ -248,4 +263,5 @@ def test_a_copy_that_learns_reads_as_a_fresh_book_and_leaves_the_shared_one_alon
     again.learn(ids[5], "eclipse", "en")
     fresh.learn(ids[5], "eclipse", "en")
     assert _fits(again, ["eclipse", *ASKED]) == _fits(fresh, ["eclipse", *ASKED])
+    _weighed_from_scratch(again)
     assert _fits(room, ["eclipse"]) != _fits(again, ["eclipse"])

@@ -173,6 +173,14 @@ class CardBook:
         for i, card in enumerate(self._cards):
             self._embed_text(i, card)
         self._own_docs = True  # False while ``_docs`` is shared with another book
+        # Each card's indexed length, kept as clues are learned: every amount is a multiple
+        # of 0.5, so these sums are exact in any order (the same as summing the index again).
+        self._lengths = [0.0] * len(self._cards)
+        for posts in self._index.values():
+            for i, fields in posts.items():
+                self._lengths[i] += sum(fields.values())
+        self._touched: set[str] | None = None  # forms whose idf is stale (None: every form)
+        self._idf: dict[str, float] = {}
         self._refresh()
 
     def copy(self) -> CardBook:
@@ -189,7 +197,8 @@ class CardBook:
         book._vectors = self._vectors
         book._docs, book._seen = self._docs, self._seen
         book._own_docs = self._own_docs = False
-        book._stale = False
+        book._lengths = list(self._lengths)
+        book._touched, book._stale = set(), False
         book._fits, book._postings = {}, {}
         book._idf, book._norm_array = self._idf, self._norm_array  # replaced, never changed
         return book
@@ -216,9 +225,13 @@ class CardBook:
         shared with a copy of the book (a handful per clue, so copying them is cheap)."""
         posts = dict(self._index.get(form, {}))
         fields = dict(posts.get(i, {}))
-        fields["clues"] = min(fields.get("clues", 0.0) + amount, 2.0)
+        before = fields.get("clues", 0.0)
+        fields["clues"] = min(before + amount, 2.0)
+        self._lengths[i] += fields["clues"] - before
         posts[i] = fields
         self._index[form] = posts
+        if self._touched is not None:
+            self._touched.add(form)
 
     def _add_concepts(self, card: _Card) -> None:
         """Items at the same place in equally long lists of two or more languages: one concept."""
@@ -268,6 +281,9 @@ class CardBook:
         return None if self._vectors is None else _cached_embed(self._vectors, text)
 
     def _refresh(self) -> None:
+        """The weights after building or learning, and empty caches. Only the idf of the forms
+        learned clues touched changes (every form's when a card joined: the count of cards
+        changes), so a room's book does not go over the whole index again for a clue."""
         self._stale = False
         self._fits: dict[tuple[str, tuple[object, ...]], npt.NDArray[np.float64]] = {}
         self._postings: dict[
@@ -275,13 +291,12 @@ class CardBook:
             dict[str, tuple[npt.NDArray[np.intp], npt.NDArray[np.float64]] | None],
         ] = {}
         n = max(len(self._cards), 1)
-        self._idf = {f: math.log(1.0 + n / len(posts)) for f, posts in self._index.items()}
-        lengths = [0.0] * len(self._cards)
-        for posts in self._index.values():
-            for i, fields in posts.items():
-                lengths[i] += sum(fields.values())
-        mean = sum(lengths) / n or 1.0
-        self._norm_array = np.array([((length or mean) / mean) ** 0.3 for length in lengths])
+        touched = self._index if self._touched is None else self._touched
+        idf = {f: math.log(1.0 + n / len(self._index[f])) for f in touched}
+        self._idf = idf if self._touched is None else {**self._idf, **idf}
+        self._touched = set()
+        mean = sum(self._lengths) / n or 1.0
+        self._norm_array = np.array([((length or mean) / mean) ** 0.3 for length in self._lengths])
 
     # -- public -------------------------------------------------------------------------------
     @property
@@ -319,6 +334,8 @@ class CardBook:
             self._docs = np.concatenate([self._docs, np.zeros_like(self._docs[:1])])
             self._seen = np.concatenate([self._seen, np.zeros_like(self._seen[:1])])
             self._own_docs = True
+            self._lengths.append(0.0)
+            self._touched = None  # one more card: every idf changes
         card = self._cards[i]
         self._cards[i] = _Card(card.id, card.text, [*card.clues, (lang, clue)], card.bank)
         for form, amount in _postings_of(clue, lang):
