@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import json
+import pickle
 from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -70,7 +70,7 @@ def _book_of(cards: list[dict[str, Any]]) -> CardBook:
     yet: a restart answers without it), on the builder's thread."""
     from dixit.bots import CardBook
 
-    key = hashlib.sha256(json.dumps(cards, sort_keys=True, default=str).encode()).hexdigest()
+    key = hashlib.blake2b(pickle.dumps(cards, protocol=5)).hexdigest()  # equal cards, equal key
     built = _BUILT.get(key)
     if built is None:
         built = _BUILT[key] = CardBook.from_cards(cards)
