@@ -13,6 +13,9 @@ Sections (``--only`` picks some; default all):
 - ``arena``: mixed tables of strong, medium, easy and random (seats rotated): win rate with 95 %
   intervals.
 - ``latency``: decision time per level and skill (clue, submit, vote) on one core, p50/p95.
+- ``books``: the CPU a restarted server spends giving ``--rooms`` rooms of one deck their card
+  books, each with 10 learned clues: every room building its own (as before #30) and every
+  room copying the one the process built (the shelf's ``_book_of``); the two fit alike.
 - ``memory``: the resident size of a process holding every built-in deck's book, and the
   installed size of ``dixit.bots``.
 
@@ -36,6 +39,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from dixit.bots import LANGS, LEVELS, CardBook, make_bot
 from dixit.bots.arena import Tally, bot_rng, play_game
@@ -306,6 +311,44 @@ def latency(decks: Mapping[str, list[dict[str, Any]]], games: int, seed: int) ->
     return out
 
 
+def books(decks: Mapping[str, list[dict[str, Any]]], rooms: int) -> dict[str, Any]:
+    """CPU seconds to give ``rooms`` rooms of each deck their books: built each, or copied."""
+    from dixit.server import shelf
+
+    out: dict[str, Any] = {}
+    for slug, cards in decks.items():
+        ids = [c["id"] for c in cards]
+        learned = [(ids[(7 * k) % len(ids)], f"clue {k} of a past game", "en") for k in range(10)]
+        made: dict[str, list[CardBook]] = {}
+        spent: dict[str, list[float]] = {}
+        for way, make in (("built", CardBook.from_cards), ("copied", shelf._book_of)):
+            shelf._BUILT.clear()
+            for _ in range(rooms):
+                started = time.process_time()
+                book = make([dict(c) for c in cards])
+                for card, clue, lang in learned:
+                    book.learn(card, clue, lang)
+                book.fit_all("a lonely voyage")
+                spent.setdefault(way, []).append(time.process_time() - started)
+                made.setdefault(way, []).append(book)
+        same = all(
+            np.array_equal(a.fit_all(c), b.fit_all(c))
+            for a, b in zip(made["built"], made["copied"], strict=True)
+            for c in ("storm", "clue 3", "sogno")
+        )
+        out[slug] = {
+            "rooms": rooms,
+            "same_fits": same,
+            **{f"{way}_total_cpu_s": round(sum(v), 3) for way, v in spent.items()},
+            **{f"{way}_first_cpu_s": round(v[0], 3) for way, v in spent.items()},
+            **{
+                f"{way}_median_cpu_ms": round(1000 * statistics.median(v), 2)
+                for way, v in spent.items()
+            },
+        }
+    return out
+
+
 def memory(decks: Mapping[str, list[dict[str, Any]]]) -> dict[str, Any]:
     """Resident memory before and after loading every deck's book; installed sizes."""
     import dixit.bots as package
@@ -427,6 +470,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=12, help="games per language (tell)")
     parser.add_argument("--arena-games", type=int, help="arena games per deck (2 x --games)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--rooms", type=int, default=20, help="rooms given a book (books)")
     parser.add_argument(
         "--only", nargs="*", default=["accuracy", "tell", "arena", "latency", "memory"]
     )
@@ -443,6 +487,8 @@ def main(argv: list[str] | None = None) -> int:
     out: dict[str, Any] = {}
     if "memory" in args.only:  # first: the peak before games inflate it
         out["memory"] = memory(decks)
+    if "books" in args.only:
+        out["books"] = books(decks, args.rooms)
     if "accuracy" in args.only:
         out["accuracy"] = accuracy(decks, read_clues(args.clues), args.lineups, args.seed)
     if "tell" in args.only:
