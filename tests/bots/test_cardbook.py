@@ -265,3 +265,30 @@ def test_a_copy_that_learns_reads_as_a_fresh_book_and_leaves_the_shared_one_alon
     assert _fits(again, ["eclipse", *ASKED]) == _fits(fresh, ["eclipse", *ASKED])
     _weighed_from_scratch(again)
     assert _fits(room, ["eclipse"]) != _fits(again, ["eclipse"])
+
+
+def test_a_game_is_the_same_with_a_copied_book_as_with_a_built_one() -> None:
+    """Same seed, same game: computer players reading a copy of the shared book that learned a
+    first game's clues play the second game exactly as with a book built for the room."""
+    from dixit.bots.arena import bot_rng, play_game
+    from dixit.decks.library import DeckLibrary, builtin_root
+    from dixit.engine import RoundScored, rules_for
+
+    deck = DeckLibrary(builtin_root().parent).get("golden-tales")
+    cards = [{"id": c.id, **(c.metadata or {})} for c in deck.cards]
+    names = ["p1", "p2", "p3", "p4"]
+    levels = ["strong", "medium", "easy", "strong"]
+
+    def game(book: CardBook, seed: int) -> list[Any]:
+        bots = [make_bot(level, rng=bot_rng(seed, i), lang="it", book=book)
+                for i, level in enumerate(levels)]  # fmt: skip
+        return play_game(rules_for("classic"), names, bots, list(book.ids), seed)[1]
+
+    first = game(CardBook.from_cards(cards), 3)
+    told = [(e.storyteller_card, e.clue) for e in first if isinstance(e, RoundScored)]
+    assert told
+    built, copied = CardBook.from_cards(cards), CardBook.from_cards(cards).copy()
+    for book in (built, copied):
+        for card, clue in told:
+            book.learn(card, clue, "it")
+    assert game(copied, 4) == game(built, 4)
