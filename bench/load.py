@@ -488,10 +488,25 @@ def cpu_between(before: dict[int, ProcStats], after: dict[int, ProcStats]) -> tu
     return cpu, kernel
 
 
+async def settled_memory(server: Server, most_s: float = 10.0) -> int:
+    """The server's resident memory once start-up has settled: after ``/api/health`` it still
+    imports the computer players (numpy, 7-9 MiB) in the background, which a reading taken at
+    once may or may not include, and would then count as the games' memory."""
+    end = time.monotonic() + most_s
+    last, _ = server.worker_memory()
+    while time.monotonic() < end:
+        await asyncio.sleep(0.5)
+        now, _ = server.worker_memory()
+        if abs(now - last) < 256 * 1024:
+            return now
+        last = now
+    return last
+
+
 async def run(args: argparse.Namespace, base: str, server: Server | None) -> dict[str, Any]:
     ws_base = base.replace("http://", "ws://")
     t0 = time.perf_counter()
-    rss_empty, _ = server.worker_memory() if server else (0, 0)
+    rss_empty = await settled_memory(server) if server else 0
     tables = await seat_tables(base, ws_base, args)
     stats = Stats()
     stop = asyncio.Event()
