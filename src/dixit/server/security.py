@@ -28,6 +28,7 @@ from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from dixit.infra.websocket import Refusal
 from dixit.protocol.codes import ErrorCode
 
 from .limits import Limiter, client_address
@@ -157,9 +158,6 @@ def origin_allowed(origin: str | None, host: str | None, allowed: Iterable[str])
     except ValueError:
         return False
     return bool(host) and netloc.lower() == (host or "").lower()
-
-
-Refusal = tuple[int, str, str]  # HTTP status, reason, extra header lines
 
 
 def socket_admission(

@@ -14,11 +14,10 @@ from collections.abc import Callable, Coroutine, Mapping
 from typing import Any
 
 from dixit.infra.uvicorn_ws import ENDPOINT_KEY
-from dixit.infra.websocket import Endpoint, Socket
+from dixit.infra.websocket import Endpoint, Refusal, Socket
 from dixit.ops.observe import ServerMetrics
 
 from .hub import Hub
-from .security import Refusal
 
 STATE_KEY = ENDPOINT_KEY  # where the lifespan leaves the sockets' :class:`Endpoint`
 ANSWERS = (b'{"type":"ack"', b'{"type":"error"')
