@@ -16,11 +16,17 @@ Building a book is 0.5-1.4 s of pure Python, and a server restarted after a cras
 for every room with a computer player at once (#30). :meth:`CardBook.copy` gives a room its
 own book in about a millisecond: it shares the deck's text, index and vectors with the built
 one, and learning copies only what it changes, so the shared book is never written.
+
+A book and its copies also share what they have read of each word of a clue (its forms, and
+what it scores on each card) and, for readings of the cards' own text, of each whole phrase: a
+storyteller weighs the same bank phrases (clues and their anchors) round after round and room
+after room, and a book forgets its fits whenever it learns (#27).
 """
 
 from __future__ import annotations
 
 import math
+import operator
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -41,6 +47,8 @@ CONCEPT_SHARE = 0.5  # a match through the concept lexicon
 WORDS_HALF = 8.0  # a word-match score this high reads as 0.5 (scores saturate towards 1)
 SEMANTIC_WEIGHT = 1.0
 FIT_CACHE = 4096  # clues whose fits over the whole book are kept
+WORDS_KEPT = 8192  # words read (each reading apart) kept by a book for itself and its copies
+PHRASES_KEPT = 4096  # the same of whole phrases (readings of the cards' own text only)
 DOC_FIELDS = ("title", "description", "things", "themes", "moods", "keywords")
 SEEN_FIELDS = ("description", "alt_text", "things", "keywords")  # what the picture shows
 CLUE_KINDS = ("title", "themes")  # the card text a storyteller may say as it is
@@ -104,6 +112,41 @@ class _Token:
     """One thing a clue says: word forms with their weights (a card scores its best form)."""
 
     forms: Mapping[str, float]
+
+
+@dataclass(frozen=True, slots=True)
+class _WordRead:
+    """What one word of a clue scores on the cards it reaches (rows of the book, amounts; None
+    when it reaches none), and what that was read from: the count of cards and each form's
+    posting list. Learning never changes a posting list but replaces it
+    (:meth:`CardBook._post_learned`), and a form's idf depends only on the count of cards and
+    the length of its list, so the read holds for every book whose count and lists are these
+    very ones (a copy that has not learned the word's forms)."""
+
+    cards: int
+    token: _Token
+    posts: tuple[object, ...]  # each form's list (None: none), compared by identity
+    scores: tuple[npt.NDArray[np.intp], npt.NDArray[np.float64]] | None
+
+    def holds(self, index: Mapping[str, object], cards: int) -> bool:
+        return cards == self.cards and all(
+            map(operator.is_, map(index.get, self.token.forms), self.posts)
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class _PhraseRead:
+    """A phrase as a reading of the cards' own text reads it: its words' scores summed, before
+    the cards' length norm (which every learned clue changes), and its weighted likeness of
+    meaning (the cards' text vectors never change). It holds while its words' reads hold."""
+
+    cards: int
+    reads: tuple[_WordRead, ...]
+    words: npt.NDArray[np.float64]
+    meaning: npt.NDArray[np.float64] | None
+
+    def holds(self, index: Mapping[str, object], cards: int) -> bool:
+        return cards == self.cards and all(r.holds(index, cards) for r in self.reads)
 
 
 def _card_text(card: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
@@ -181,6 +224,10 @@ class CardBook:
                 self._lengths[i] += sum(fields.values())
         self._touched: set[str] | None = None  # forms whose idf is stale (None: every form)
         self._idf: dict[str, float] = {}
+        # Shared with every copy (see _WordRead); written by whichever book reads a word.
+        self._tokens: dict[tuple[str, bool], _Token] = {}
+        self._words: dict[tuple[str, tuple[object, ...]], _WordRead] = {}
+        self._phrases: dict[tuple[str, tuple[object, ...]], _PhraseRead] = {}
         self._refresh()
 
     def copy(self) -> CardBook:
@@ -201,6 +248,7 @@ class CardBook:
         book._touched, book._stale = set(), False
         book._fits, book._postings = {}, {}
         book._idf, book._norm_array = self._idf, self._norm_array  # replaced, never changed
+        book._tokens, book._words, book._phrases = self._tokens, self._words, self._phrases
         return book
 
     @classmethod
@@ -360,17 +408,24 @@ class CardBook:
 
     def tokens(self, clue: str, reading: Reading = FULL) -> list[_Token]:
         """The clue as scoring tokens: each word with the concepts it belongs to."""
-        tokens: list[_Token] = []
-        for word in content_words(clue):
-            direct = forms(word)
-            weights = dict.fromkeys(direct, 1.0)
-            if reading.concepts:
-                for f in direct:
-                    for concept in self._concepts.get(f, ()):
-                        for s in concept:
-                            weights.setdefault(s, CONCEPT_SHARE)
-            tokens.append(_Token(weights))
-        return tokens
+        return [self._token(word, reading.concepts) for word in content_words(clue)]
+
+    def _token(self, word: str, concepts: bool) -> _Token:
+        """One word's token (kept: the lexicon never changes)."""
+        found = self._tokens.get((word, concepts))
+        if found is not None:
+            return found
+        direct = forms(word)
+        weights = dict.fromkeys(direct, 1.0)
+        if concepts:
+            for f in direct:
+                for concept in self._concepts.get(f, ()):
+                    for s in concept:
+                        weights.setdefault(s, CONCEPT_SHARE)
+        if len(self._tokens) >= WORDS_KEPT:
+            self._tokens.clear()
+        token = self._tokens[(word, concepts)] = _Token(weights)
+        return token
 
     def fit(self, clue: str, card_ids: Sequence[str], reading: Reading = FULL) -> list[float]:
         """How well ``clue`` fits each card: matching words (saturating towards 1) plus the
@@ -391,19 +446,34 @@ class CardBook:
         found = self._fits.get(key)
         if found is not None:
             return found
-        n = len(self._cards)
-        words = np.zeros(n)
-        postings = self._postings.setdefault(key[1], {})
-        for token in self.tokens(clue, reading):
-            hits = [(p, share) for f, share in token.forms.items()
-                    if (p := self._posted(f, reading, postings)) is not None]  # fmt: skip
-            if hits:  # a card scores the token's best form it has
-                best = np.zeros(n)
-                rows = np.concatenate([p[0] for p, _ in hits])
-                np.maximum.at(best, rows, np.concatenate([p[1] * share for p, share in hits]))
-                words += best
-        words /= self._norm_array
+        # A reading of learned clues reads their vectors, which change in place as a book
+        # learns: its phrases are read anew by each book.
+        shared = not reading.learned
+        phrase = self._phrases.get(key) if shared else None
+        if phrase is None or not phrase.holds(self._index, len(self._cards)):
+            phrase = self._read(clue, reading, key[1])
+            if shared:
+                if len(self._phrases) >= PHRASES_KEPT:
+                    self._phrases.clear()
+                self._phrases[key] = phrase
+        words: npt.NDArray[np.float64] = phrase.words / self._norm_array
         out = words / (words + WORDS_HALF)
+        if phrase.meaning is not None:
+            out += phrase.meaning
+        if len(self._fits) >= FIT_CACHE:
+            self._fits.clear()
+        self._fits[key] = out
+        return out
+
+    def _read(self, clue: str, reading: Reading, reading_key: tuple[object, ...]) -> _PhraseRead:
+        """:meth:`fit_all`'s parts before the length norm: the words' scores, and the meaning."""
+        n = len(self._cards)
+        reads = tuple(self._word_read(word, reading, reading_key) for word in content_words(clue))
+        words = np.zeros(n)
+        for read in reads:
+            if read.scores is not None:
+                words[read.scores[0]] += read.scores[1]
+        meaning = None
         if reading.semantic > 0 and n:
             q = self.vector(clue)
             if q is not None:
@@ -411,11 +481,36 @@ class CardBook:
                     docs = self._seen
                 else:
                     docs = self._docs if reading.learned else self._docs[:, : len(LANGS)]
-                out += reading.semantic * np.maximum((docs @ q).max(axis=1), 0.0)
-        if len(self._fits) >= FIT_CACHE:
-            self._fits.clear()
-        self._fits[key] = out
-        return out
+                meaning = reading.semantic * np.maximum((docs @ q).max(axis=1), 0.0)
+                meaning.flags.writeable = False
+        words.flags.writeable = False
+        return _PhraseRead(n, reads, words, meaning)
+
+    def _word_read(self, word: str, reading: Reading, reading_key: tuple[object, ...]) -> _WordRead:
+        """What ``word`` scores on the cards it reaches: on each, the best of the word's forms
+        the card has (read once for the book and its copies while it holds; see _WordRead)."""
+        n = len(self._cards)
+        read = self._words.get((word, reading_key))
+        if read is not None and read.holds(self._index, n):
+            return read
+        token = self._token(word, reading.concepts)
+        postings = self._postings.setdefault(reading_key, {})
+        hits = [(p, share) for f, share in token.forms.items()
+                if (p := self._posted(f, reading, postings)) is not None]  # fmt: skip
+        scores = None
+        if hits:
+            best = np.zeros(n)
+            rows = np.concatenate([p[0] for p, _ in hits])
+            shares = np.repeat([share for _, share in hits], [len(p[0]) for p, _ in hits])
+            np.maximum.at(best, rows, np.concatenate([p[1] for p, _ in hits]) * shares)
+            at = np.flatnonzero(best)
+            if len(at):
+                scores = (at, best[at])
+        if len(self._words) >= WORDS_KEPT:
+            self._words.clear()
+        posts = tuple(map(self._index.get, token.forms))
+        read = self._words[(word, reading_key)] = _WordRead(n, token, posts, scores)
+        return read
 
     def _posted(
         self,
