@@ -200,18 +200,19 @@ def fit(data: list[Round]) -> None:
     ratings(rated, shipped(x))
 
 
-def predict(data: list[Round], show: int) -> None:
-    print("lang rounds expected-found kinds")
-    for lang in LANGS:
-        mine = [r for r in data if r.lang == lang]
-        if not mine:
-            continue
-        p = shipped(np.array([r.x for r in mine]))
-        kinds = Counter(r.kind for r in mine)
-        mix = " ".join(f"{k} {n / len(mine):.0%}" for k, n in kinds.most_common())
-        print(f"{lang} {len(mine)} {p.mean():.2f} {mix}")
-        for r, chance in list(zip(mine, p, strict=True))[:show]:
-            print(f"    {r.card}  {chance:.2f}  {r.kind:9s} {r.clue}")
+def predict(data: list[Round], folders: list[Path], show: int) -> None:
+    print("folder lang rounds expected-found kinds")
+    for panel, folder in enumerate(folders):
+        for lang in LANGS:
+            mine = [r for r in data if r.lang == lang and r.panel == panel]
+            if not mine:
+                continue
+            p = shipped(np.array([r.x for r in mine]))
+            kinds = Counter(r.kind for r in mine)
+            mix = " ".join(f"{k} {n / len(mine):.0%}" for k, n in kinds.most_common())
+            print(f"{folder} {lang} {len(mine)} {p.mean():.2f} {mix}")
+            for r, chance in list(zip(mine, p, strict=True))[:show]:
+                print(f"    {r.card}  {chance:.2f}  {r.kind:9s} {r.clue}")
 
 
 def main() -> int:
@@ -226,7 +227,7 @@ def main() -> int:
     book = CardBook.from_cards(load_decks(None)[args.deck])
     data = rounds(book, args.rounds)
     if args.predict:
-        predict(data, args.show)
+        predict(data, args.rounds, args.show)
     else:
         fit(data)
     return 0

@@ -431,13 +431,14 @@ class ReadingBot:
     ) -> float:  # fmt: skip
         """Estimated chance that some but not all of the other players find ``card``.
 
-        Each listener ``i`` reads with probability ``readers[i]`` and otherwise votes at random;
-        decoys are the best fits of random hands. A computer listener reads what the pictures
-        show (the skill's ``predicts_with``); a person (``people[i]``) as the panel's picture
-        readers did (:func:`picture_readers`): a clue acted out by the only card that shows its
-        anchor is found at once. With two ``votes`` a listener finds the card with either (a
-        second vote drawn like the first from the cards left), so a clue must be harder to be
-        found by some.
+        Each computer listener ``i`` reads with probability ``readers[i]`` and otherwise votes
+        at random; decoys are the best fits of random hands. A computer listener reads what the
+        pictures show (the skill's ``predicts_with``); a person (``people[i]``) as the panel's
+        picture readers did (:func:`picture_readers`, which holds their misses: ``readers`` does
+        not apply): a clue acted out by the only card that shows its anchor is found more
+        often, a clue with rival cards less. With two ``votes`` a listener finds the card with
+        either (a second vote drawn like the first from the cards left), so a clue must be
+        harder to be found by some.
         """
         skill = self.skill
         others = len(readers)
@@ -483,6 +484,9 @@ class ReadingBot:
             shown = (float(shows[0]), shows[1:][decoy_ids])
             person = picture_readers((mine, decoys), shown, votes, prior)
             p = np.where(people[None, :], person, p)
+            # The person model is fitted on what people did, their misses included: a person's
+            # record is not held against the computer listeners' accuracy.
+            readers = np.where(people, 1.0, readers)
         each = readers[None, :] * p + (1.0 - readers[None, :]) * chance
         some = 1.0 - each.prod(axis=1) - (1.0 - each).prod(axis=1)
         return float(some.mean())
