@@ -41,6 +41,7 @@ from bots import load_decks  # noqa: E402
 from dixit.bots import CardBook  # noqa: E402
 from dixit.bots.cardbook import SEEN  # noqa: E402
 from dixit.bots.players import (  # noqa: E402
+    MARGIN_FLOOR,
     PEOPLE_SHORT,
     PEOPLE_TASTE,
     PICTURE_READER,
@@ -70,9 +71,10 @@ class Round:
 
 
 def margin(fits: list[float], at: int) -> float:
-    """How much better the card at ``at`` fits than the best other one, as a share of the best."""
+    """How much better the card at ``at`` fits than the best other one, as a share of the best
+    (at least ``MARGIN_FLOOR``)."""
     others = max(f for i, f in enumerate(fits) if i != at)
-    return (fits[at] - others) / max(fits[at], others, 1e-9)
+    return max((fits[at] - others) / max(fits[at], others, 1e-9), MARGIN_FLOOR)
 
 
 def rounds(book: CardBook, folders: list[Path]) -> list[Round]:

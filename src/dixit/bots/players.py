@@ -52,6 +52,7 @@ GIVEN = 1  # the point a second vote gives its card's owner, a rival
 RIVAL = 0.8  # another card that fits the clue at least this well, as a share of the card's fit
 RIVALS_CAP = 4  # rivals counted up to this many
 WORDS_CAP = 8  # a clue's words counted up to this many
+MARGIN_FLOOR = -0.3  # margins below count as this: the panel has few rounds there (48 of 674)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,10 +61,11 @@ class PictureReader:
     ``sigmoid(bias + kinds[kind] + words w + clue m_clue + anchor m_anchor + rivals r)``.
 
     ``m_clue``, ``m_anchor``: how much better the card fits than the best other card on the
-    table ((mine - best) / max), by the clue and by the visible thing it hangs on (its anchor),
-    as the cards' descriptions read them; ``r``: the other cards that fit the clue at least
-    :data:`RIVAL` as well as the card (:func:`rivals`); ``w``: the clue's length
-    (:func:`clue_length`); ``kinds``: the kinds of clue found more or less often than a saying,
+    table ((mine - best) / max, at least :data:`MARGIN_FLOOR`), by the clue and by the visible
+    thing it hangs on (its anchor), as the cards' descriptions read them; ``r``: the other
+    cards that fit the clue at least :data:`RIVAL` as well as the card (:func:`rivals`); ``w``:
+    the clue's length (:func:`clue_length`); ``kinds``: the kinds of clue found more or less
+    often than a saying,
     an idea or a situation.
     """
 
@@ -93,8 +95,8 @@ def rivals(count: float | npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
 # docs/ai.md "Who is a person"): the raters found the card in 85 %; less often with a rival
 # card on the table, a feeling, a short clue; more often with a "thing" (a plain description).
 PICTURE_READER = PictureReader(
-    bias=1.84, clue=0.75, anchor=0.86, rivals=-1.09, words=0.93,
-    kinds={"feeling": -0.36, "thing": 0.95},
+    bias=1.81, clue=0.96, anchor=0.83, rivals=-1.06, words=0.93,
+    kinds={"feeling": -0.35, "thing": 0.94},
 )  # fmt: skip
 # Facing people, a leaning per kind of clue (against a saying) and against a clue of at most
 # SHORT_CLUE words: 0.1 per point of rating the panel gave less at an equal chance of finding
@@ -380,7 +382,8 @@ class ReadingBot:
         told in the game (as :func:`said_key`); ``recent``: the kinds of this player's last clues;
         ``votes``: how many votes each listener has (two at a big Odyssey table); ``people``:
         for each other player, whether it is a person (read as a picture reader) or a computer
-        (read as a computer listener reads); none known: all computers.
+        (read as a computer listener reads); none known: all computers. Facing people it tells
+        no one-word clue (while it has another) and leans by :func:`people_taste`.
         """
         skill = self.skill
         known = [c for c in hand if self.book.knows(c)]
@@ -393,6 +396,8 @@ class ReadingBot:
             if len(found) > skill.tell_clues:
                 found = self.rng.sample(found, skill.tell_clues)
             options.extend((card, c) for c in found)
+        if people is not None and any(people):  # people rated one-word clues low (2.95)
+            options = [(card, c) for card, c in options if len(c.clue.split()) > 1] or options
         if not options:
             return self.rng.choice(hand), self.rng.choice(words_for(self.lang))
         if skill.tables <= 0:
@@ -521,7 +526,8 @@ def picture_readers(
     logit = np.full(clue[1].shape[:2], prior)
     for (mine, decoys), weight in zip((clue, anchor), (model.clue, model.anchor), strict=True):
         best = _best_elsewhere(decoys.max(axis=2))
-        logit += weight * (mine - best) / np.maximum(np.maximum(mine, best), 1e-9)
+        margin = (mine - best) / np.maximum(np.maximum(mine, best), 1e-9)
+        logit += weight * np.maximum(margin, MARGIN_FLOOR)
     near = (clue[1] >= RIVAL * clue[0]).sum(axis=2)  # (tables, seats)
     logit += model.rivals * rivals(near.sum(axis=1, keepdims=True) - near)
     found: npt.NDArray[np.float64] = 1.0 / (1.0 + np.exp(-logit))
