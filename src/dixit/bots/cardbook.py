@@ -334,10 +334,7 @@ class CardBook:
         changes), so a room's book does not go over the whole index again for a clue."""
         self._stale = False
         self._fits: dict[tuple[str, tuple[object, ...]], npt.NDArray[np.float64]] = {}
-        self._postings: dict[
-            tuple[object, ...],
-            dict[str, tuple[npt.NDArray[np.intp], npt.NDArray[np.float64]] | None],
-        ] = {}
+        self._postings: dict[tuple[object, ...], dict[str, list[tuple[int, float]]]] = {}
         n = max(len(self._cards), 1)
         touched = self._index if self._touched is None else self._touched
         idf = {f: math.log(1.0 + n / len(self._index[f])) for f in touched}
@@ -495,17 +492,16 @@ class CardBook:
             return read
         token = self._token(word, reading.concepts)
         postings = self._postings.setdefault(reading_key, {})
-        hits = [(p, share) for f, share in token.forms.items()
-                if (p := self._posted(f, reading, postings)) is not None]  # fmt: skip
+        best: dict[int, float] = {}  # plain Python: a word's forms reach a few cards each
+        for f, share in token.forms.items():
+            for i, value in self._posted(f, reading, postings):
+                value *= share
+                if value > best.get(i, 0.0):
+                    best[i] = value
         scores = None
-        if hits:
-            best = np.zeros(n)
-            rows = np.concatenate([p[0] for p, _ in hits])
-            shares = np.repeat([share for _, share in hits], [len(p[0]) for p, _ in hits])
-            np.maximum.at(best, rows, np.concatenate([p[1] for p, _ in hits]) * shares)
-            at = np.flatnonzero(best)
-            if len(at):
-                scores = (at, best[at])
+        if best:
+            rows = np.fromiter(best.keys(), dtype=np.intp, count=len(best))
+            scores = (rows, np.fromiter(best.values(), dtype=np.float64, count=len(best)))
         if len(self._words) >= WORDS_KEPT:
             self._words.clear()
         posts = tuple(map(self._index.get, token.forms))
@@ -516,24 +512,23 @@ class CardBook:
         self,
         form: str,
         reading: Reading,
-        cache: dict[str, tuple[npt.NDArray[np.intp], npt.NDArray[np.float64]] | None],
-    ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float64]] | None:
+        cache: dict[str, list[tuple[int, float]]],
+    ) -> list[tuple[int, float]]:
         """Cards having ``form`` and its weight in each (field weights x idf), kept in
         ``cache`` (the reading's)."""
-        if form in cache:
-            return cache[form]
+        found = cache.get(form)
+        if found is not None:
+            return found
         posts = self._index.get(form)
-        result = None
-        if posts:
-            weights = reading.weights if reading.learned else {**reading.weights, "clues": 0.0}
-            idf = self._idf[form]
-            rows = np.fromiter(posts.keys(), dtype=np.intp, count=len(posts))
-            values = np.array(
-                [idf * sum(weights.get(name, 0.0) * v for name, v in fields.items())
-                 for fields in posts.values()]
-            )  # fmt: skip
-            result = (rows, values)
-        cache[form] = result
+        if not posts:
+            cache[form] = []
+            return cache[form]
+        weights = reading.weights if reading.learned else {**reading.weights, "clues": 0.0}
+        idf = self._idf[form]
+        result = cache[form] = [
+            (i, idf * sum(weights.get(name, 0.0) * v for name, v in fields.items()))
+            for i, fields in posts.items()
+        ]
         return result
 
     def phrases(self, card_id: str, lang: str) -> list[tuple[str, str]]:
