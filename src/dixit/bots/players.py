@@ -38,6 +38,7 @@ from .text import content_words, stem
 HAND = 6
 MAX_CLUE = 80  # characters: longer phrases are not offered as clues
 STYLE_REPEAT = 0.06  # against a kind of clue among this player's last two this game
+TABLE_STYLES = 4  # facing people: against a kind among the game's last four clues instead
 VARIETY = 0.05  # a random nudge among near-best clues: the same card need not get the same clue
 PLAINNESS = 0.3  # against a clue whose words beyond half are the words of what the card shows
 LABEL_WORDS = 2  # a clue of at most this many words, all naming the card's main things, is a label
@@ -348,6 +349,8 @@ class ReadingBot:
             people = [p in present for p in others]
         said = {said_key(r.clue) for r in view.rounds}
         mine = [r for r in view.rounds if r.storyteller == view.viewer][-2:]
+        if people is not None and any(people):  # people hear every clue: vary across the table
+            mine = list(view.rounds[-TABLE_STYLES:])
         recent = [self.kind_told(r.storyteller_card, r.clue) for r in mine]
         per_player = view.rules.cards_each_for(len(view.players))
         votes = view.rules.votes_each_for(len(view.players))
