@@ -18,6 +18,8 @@ from dixit.bots.players import (
 )
 from dixit.engine import rules_for
 
+from .conftest import CAT, LIGHTHOUSE, six_language_card
+
 
 def test_a_person_finds_the_only_card_that_shows_the_clues_anchor() -> None:
     """Alone in showing what the clue hangs on, the card is found far more often than when
@@ -104,3 +106,25 @@ def test_facing_people_the_storyteller_leans_to_what_they_rated_higher() -> None
         Candidate("a kiss on the nose", "idea")
     )
     assert people_taste(Candidate("remorse", "saying")) < 0.0  # at most two words
+
+
+def test_facing_people_no_one_word_clue_while_another_is_offered() -> None:
+    cards = [six_language_card("deck-lighthouse", LIGHTHOUSE), six_language_card("deck-cat", CAT)]
+    cards[0]["bank"] = {
+        "en": [
+            {"clue": "loneliness", "kind": "feeling", "anchor": "the lone tower"},
+            {"clue": "solitude", "kind": "idea", "anchor": "the lone tower"},
+            {"clue": "a light for the lost", "kind": "saying", "anchor": "the beam"},
+        ]
+    }
+    book = CardBook.from_cards(cards)
+    hand = ["deck-lighthouse", "deck-cat"]
+    told: dict[bool, set[str]] = {True: set(), False: set()}
+    for seed in range(30):
+        for facing in (True, False):
+            bot = make_bot("strong", rng=random.Random(seed), lang="en", book=book)
+            assert isinstance(bot, ReadingBot)
+            people = [facing] * 4
+            told[facing].add(bot.choose_clue(hand, 5, 1, set(hand), people=people)[1])
+    assert all(len(clue.split()) > 1 for clue in told[True])
+    assert any(len(clue.split()) == 1 for clue in told[False])  # computers may hear one
