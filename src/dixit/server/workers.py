@@ -133,7 +133,7 @@ def serve_workers(
     say(
         "info",
         f"Dixit server: open http://{shown}:{port}/  (database: {config.database}; "
-        f"{workers} worker{'s' if workers > 1 else ''} supervised, fan-out: {fanout})",
+        f"{workers} worker{'s' if workers > 1 else ''}, fan-out: {fanout})",
     )
     try:
         return supervise(
