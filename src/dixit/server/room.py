@@ -367,9 +367,9 @@ class Room:
     def authenticate(self, token: str) -> tuple[str, str | None] | None:
         """("player", seat id) or ("spectator", None) for a valid token, else None."""
         hashed = token_hash(token)
-        for seat in self.data.seats:
-            if seat.token_hash == hashed and not seat.left:
-                return "player", seat.id
+        seat = self.data.holder(hashed)
+        if seat is not None:
+            return "player", seat.id
         if hashed in self.data.spectators:
             return "spectator", None
         return None
@@ -460,9 +460,7 @@ class Room:
             self.attendance.announced(conn)
 
     def _replaced(self, conn: Connection) -> None:
-        conn.send(m.Closed(code=Code.REPLACED, message="this seat connected elsewhere"))
-        conn.close()
-        self.fanout.remove(conn)
+        self.fanout.replaced(conn)
         self._departed(conn)
 
     def _departed(self, conn: Connection) -> None:
@@ -641,7 +639,7 @@ def _presence(conn: Connection, here: bool) -> dict[str, Any]:
 
 def _still_theirs(seat: SeatRecord | None, conn: Connection) -> TypeGuard[SeatRecord]:
     """Is ``seat`` still the one ``conn`` was admitted to (not left, its token unchanged)?"""
-    return seat is not None and not seat.left and seat.token_hash == conn.token_hash
+    return seat is not None and seat.person and seat.token_hash == conn.token_hash
 
 
 class _Port:
