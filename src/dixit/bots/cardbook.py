@@ -47,7 +47,7 @@ CONCEPT_SHARE = 0.5  # a match through the concept lexicon
 WORDS_HALF = 8.0  # a word-match score this high reads as 0.5 (scores saturate towards 1)
 SEMANTIC_WEIGHT = 1.0
 FIT_CACHE = 4096  # clues whose fits over the whole book are kept
-WORDS_KEPT = 8192  # words read (each reading apart) kept by a book for itself and its copies
+WORDS_KEPT = 4096  # words read (each reading apart) kept by a book for itself and its copies
 PHRASES_KEPT = 4096  # the same of whole phrases (readings of the cards' own text only)
 DOC_FIELDS = ("title", "description", "things", "themes", "moods", "keywords")
 SEEN_FIELDS = ("description", "alt_text", "things", "keywords")  # what the picture shows
@@ -66,9 +66,14 @@ class Reading:
 
     @property
     def key(self) -> tuple[object, ...]:
-        """A hashable value equal for equal readings (cache key)."""
+        """A hashable value equal for equal readings (cache key; one object per value, as the
+        caches hold one in each of their keys)."""
         weights = tuple(sorted(self.weights.items()))
-        return (weights, self.concepts, self.learned, self.semantic, self.seen_only)
+        key = (weights, self.concepts, self.learned, self.semantic, self.seen_only)
+        return _READING_KEYS.setdefault(key, key)
+
+
+_READING_KEYS: dict[tuple[object, ...], tuple[object, ...]] = {}
 
 
 FULL = Reading(
@@ -124,26 +129,35 @@ class _WordRead:
     very ones (a copy that has not learned the word's forms)."""
 
     cards: int
-    token: _Token
+    forms: tuple[str, ...]
     posts: tuple[object, ...]  # each form's list (None: none), compared by identity
     scores: tuple[npt.NDArray[np.intp], npt.NDArray[np.float64]] | None
 
     def holds(self, index: Mapping[str, object], cards: int) -> bool:
         return cards == self.cards and all(
-            map(operator.is_, map(index.get, self.token.forms), self.posts)
+            map(operator.is_, map(index.get, self.forms), self.posts)
         )
 
 
 @dataclass(frozen=True, slots=True)
 class _PhraseRead:
-    """A phrase as a reading of the cards' own text reads it: its words' scores summed, before
-    the cards' length norm (which every learned clue changes), and its weighted likeness of
-    meaning (the cards' text vectors never change). It holds while its words' reads hold."""
+    """A phrase as a reading of the cards' own text reads it: its words' reads, and its
+    weighted likeness of meaning (the cards' text vectors never change). It holds while its
+    words' reads hold."""
 
     cards: int
     reads: tuple[_WordRead, ...]
-    words: npt.NDArray[np.float64]
-    meaning: npt.NDArray[np.float64] | None
+    meaning: npt.NDArray[np.float32] | None
+
+    @property
+    def words(self) -> npt.NDArray[np.float64]:
+        """The words' scores summed, before the cards' length norm (every learned clue
+        changes it)."""
+        words = np.zeros(self.cards)
+        for read in self.reads:
+            if read.scores is not None:
+                words[read.scores[0]] += read.scores[1]
+        return words
 
     def holds(self, index: Mapping[str, object], cards: int) -> bool:
         return cards == self.cards and all(r.holds(index, cards) for r in self.reads)
@@ -225,7 +239,6 @@ class CardBook:
         self._touched: set[str] | None = None  # forms whose idf is stale (None: every form)
         self._idf: dict[str, float] = {}
         # Shared with every copy (see _WordRead); written by whichever book reads a word.
-        self._tokens: dict[tuple[str, bool], _Token] = {}
         self._words: dict[tuple[str, tuple[object, ...]], _WordRead] = {}
         self._phrases: dict[tuple[str, tuple[object, ...]], _PhraseRead] = {}
         self._refresh()
@@ -248,7 +261,7 @@ class CardBook:
         book._touched, book._stale = set(), False
         book._fits, book._postings = {}, {}
         book._idf, book._norm_array = self._idf, self._norm_array  # replaced, never changed
-        book._tokens, book._words, book._phrases = self._tokens, self._words, self._phrases
+        book._words, book._phrases = self._words, self._phrases
         return book
 
     @classmethod
@@ -408,10 +421,6 @@ class CardBook:
         return [self._token(word, reading.concepts) for word in content_words(clue)]
 
     def _token(self, word: str, concepts: bool) -> _Token:
-        """One word's token (kept: the lexicon never changes)."""
-        found = self._tokens.get((word, concepts))
-        if found is not None:
-            return found
         direct = forms(word)
         weights = dict.fromkeys(direct, 1.0)
         if concepts:
@@ -419,10 +428,7 @@ class CardBook:
                 for concept in self._concepts.get(f, ()):
                     for s in concept:
                         weights.setdefault(s, CONCEPT_SHARE)
-        if len(self._tokens) >= WORDS_KEPT:
-            self._tokens.clear()
-        token = self._tokens[(word, concepts)] = _Token(weights)
-        return token
+        return _Token(weights)
 
     def fit(self, clue: str, card_ids: Sequence[str], reading: Reading = FULL) -> list[float]:
         """How well ``clue`` fits each card: matching words (saturating towards 1) plus the
@@ -453,7 +459,8 @@ class CardBook:
                 if len(self._phrases) >= PHRASES_KEPT:
                     self._phrases.clear()
                 self._phrases[key] = phrase
-        words: npt.NDArray[np.float64] = phrase.words / self._norm_array
+        words = phrase.words
+        words /= self._norm_array
         out = words / (words + WORDS_HALF)
         if phrase.meaning is not None:
             out += phrase.meaning
@@ -463,13 +470,9 @@ class CardBook:
         return out
 
     def _read(self, clue: str, reading: Reading, reading_key: tuple[object, ...]) -> _PhraseRead:
-        """:meth:`fit_all`'s parts before the length norm: the words' scores, and the meaning."""
+        """:meth:`fit_all`'s parts: the words' reads, and the meaning."""
         n = len(self._cards)
         reads = tuple(self._word_read(word, reading, reading_key) for word in content_words(clue))
-        words = np.zeros(n)
-        for read in reads:
-            if read.scores is not None:
-                words[read.scores[0]] += read.scores[1]
         meaning = None
         if reading.semantic > 0 and n:
             q = self.vector(clue)
@@ -480,8 +483,7 @@ class CardBook:
                     docs = self._docs if reading.learned else self._docs[:, : len(LANGS)]
                 meaning = reading.semantic * np.maximum((docs @ q).max(axis=1), 0.0)
                 meaning.flags.writeable = False
-        words.flags.writeable = False
-        return _PhraseRead(n, reads, words, meaning)
+        return _PhraseRead(n, reads, meaning)
 
     def _word_read(self, word: str, reading: Reading, reading_key: tuple[object, ...]) -> _WordRead:
         """What ``word`` scores on the cards it reaches: on each, the best of the word's forms
@@ -505,7 +507,7 @@ class CardBook:
         if len(self._words) >= WORDS_KEPT:
             self._words.clear()
         posts = tuple(map(self._index.get, token.forms))
-        read = self._words[(word, reading_key)] = _WordRead(n, token, posts, scores)
+        read = self._words[(word, reading_key)] = _WordRead(n, tuple(token.forms), posts, scores)
         return read
 
     def _posted(
