@@ -335,12 +335,17 @@ class CardBook:
         return None if self._vectors is None else _cached_embed(self._vectors, text)
 
     def _refresh(self) -> None:
-        """The weights after building or learning, and empty caches. Only the idf of the forms
+        """The weights after building or learning, and empty fits. Only the idf of the forms
         learned clues touched changes (every form's when a card joined: the count of cards
-        changes), so a room's book does not go over the whole index again for a clue."""
+        changes), so a room's book does not go over the whole index again for a clue, and
+        keeps the postings of the other forms."""
         self._stale = False
         self._fits: dict[tuple[str, tuple[object, ...]], npt.NDArray[np.float64]] = {}
-        self._postings: dict[tuple[object, ...], dict[str, list[tuple[int, float]]]] = {}
+        if self._touched is None:
+            self._postings: dict[tuple[object, ...], dict[str, list[tuple[int, float]]]] = {}
+        for postings in self._postings.values():
+            for form in self._touched or ():
+                postings.pop(form, None)
         n = max(len(self._cards), 1)
         touched = self._index if self._touched is None else self._touched
         idf = {f: math.log(1.0 + n / len(self._index[f])) for f in touched}
