@@ -13,6 +13,8 @@ Sections (``--only`` picks some; default all):
 - ``arena``: mixed tables of strong, medium, easy and random (seats rotated): win rate with 95 %
   intervals.
 - ``latency``: decision time per level and skill (clue, submit, vote) on one core, p50/p95.
+- ``rooms``: the same as a server's rooms play: each game on its own copy of the process's
+  book (the shelf's), which learns each scored round's clue (and so forgets its fits).
 - ``books``: the CPU a restarted server spends giving ``--rooms`` rooms of one deck their card
   books, each with 10 learned clues: every room building its own (as before #30) and every
   room copying the one the process built (the shelf's ``_book_of``); the two fit alike.
@@ -53,6 +55,7 @@ from dixit.decks.library import DeckLibrary, builtin_root
 from dixit.engine import (
     GiveClue,
     Phase,
+    RoundScored,
     StartGame,
     SubmitCards,
     execute,
@@ -268,13 +271,16 @@ def arena(decks: Mapping[str, list[dict[str, Any]]], games: int, seed: int) -> d
 PEOPLE = frozenset({"p3", "p4"})  # latency: seats the storytellers are told are people
 
 
-def latency(decks: Mapping[str, list[dict[str, Any]]], games: int, seed: int) -> dict[str, Any]:
+def latency(
+    decks: Mapping[str, list[dict[str, Any]]], games: int, seed: int, rooms: bool = False
+) -> dict[str, Any]:
     """Milliseconds per decision, per level and skill, over 5-player games on one core. Two
     seats are declared people (:data:`PEOPLE`), so a storyteller models both kinds of player.
     ``cpu_p95_ms``: the same in this process's CPU time, which a shared machine's other work
-    does not inflate."""
+    does not inflate. ``rooms``: each game reads a copy of the book that learns its scored
+    rounds' clues, as a room does (else every game reads the one book, which never learns)."""
     slug, cards = next(iter(illustrated(decks).items()))
-    book = CardBook.from_cards(cards)
+    shared = CardBook.from_cards(cards)
     deck = tuple(c["id"] for c in cards)
     times: dict[tuple[str, str], list[float]] = defaultdict(list)
     cpu: dict[tuple[str, str], list[float]] = defaultdict(list)  # this process's CPU time
@@ -282,6 +288,7 @@ def latency(decks: Mapping[str, list[dict[str, Any]]], games: int, seed: int) ->
         s = seed + g
         levels = [LEVELS[(g + i) % 4] for i in range(5)]
         lang = LANGS[g % len(LANGS)]
+        book = shared.copy() if rooms else shared
         bots = {f"p{i}": make_bot(lv, rng=bot_rng(s, i), lang=lang, book=book,
                                   people=lambda: PEOPLE)
                 for i, lv in enumerate(levels)}  # fmt: skip
@@ -302,7 +309,10 @@ def latency(decks: Mapping[str, list[dict[str, Any]]], games: int, seed: int) ->
                      else "decoy" if isinstance(command, SubmitCards) else "listener")  # fmt: skip
             times[(level_of[player], skill)].append(spent)
             cpu[(level_of[player], skill)].append(busy)
-            state, _ = execute(state, command, rng)
+            state, events = execute(state, command, rng)
+            for event in events if rooms else ():
+                if isinstance(event, RoundScored):
+                    book.learn(event.storyteller_card, event.clue, lang)
     out: dict[str, Any] = {"deck": slug}
     for (level, skill), values in sorted(times.items()):
         values.sort()
@@ -480,10 +490,15 @@ def markdown(report: dict[str, Any]) -> str:
                     f"| {row['votes_per_decoy']['mean']} |"
                 )
             out.append("")
-    if "latency" in report:
-        lat = report["latency"]
+    for section in ("latency", "rooms"):
+        if section not in report:
+            continue
+        lat = report[section]
+        way = (
+            ", as rooms play: a copy of the book each game, learning" if section == "rooms" else ""
+        )
         out += [
-            f"Decision time in ms ({lat['deck']}, one core):",
+            f"Decision time in ms ({lat['deck']}, one core{way}):",
             "",
             "| level | skill | n | p50 | p95 | max | p95 CPU |",
             "|---|---|---|---|---|---|---|",
@@ -537,7 +552,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--only",
         nargs="*",
-        default=["accuracy", "tell", "arena", "latency", "reads", "memory"],
+        default=["accuracy", "tell", "arena", "latency", "rooms", "reads", "memory"],
     )
     parser.add_argument("--langs", default=",".join(LANGS), help="languages of the tell tables")
     parser.add_argument("--json", action="store_true")
@@ -562,6 +577,8 @@ def main(argv: list[str] | None = None) -> int:
         out["arena"] = arena(decks, args.arena_games or args.games * 2, args.seed)
     if "latency" in args.only:
         out["latency"] = latency(decks, max(args.games // 4, 4), args.seed)
+    if "rooms" in args.only:
+        out["rooms"] = latency(decks, max(args.games // 4, 4), args.seed, rooms=True)
     if "reads" in args.only:
         out["reads"] = reads(decks)
     print(json.dumps(out, indent=None if args.json else 1, ensure_ascii=False))
