@@ -125,7 +125,8 @@ class Server:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the server exited with {self.proc.returncode}")
             try:
-                with urllib.request.urlopen(f"{self.base}/api/health", timeout=1) as answer:
+                # Queued in the supervisor's socket until a worker takes it: answered then.
+                with urllib.request.urlopen(f"{self.base}/api/health", timeout=30) as answer:
                     tag = answer.headers.get("x-dixit-worker")
                     worker = int(tag.split(":")[1]) if tag else None
                     if answer.status == 200 and (worker is None or worker != dead):
