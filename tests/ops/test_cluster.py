@@ -326,7 +326,7 @@ def _check_table(table: Table, problems: list[str]) -> dict[str, Any]:
                 n = by_command[(player.seat, cid)]
                 problems.append(f"{code}/{player.seat}: acknowledged {kind} {cid} stored {n}x")
     # Every acknowledged add_bot seated exactly one computer player.
-    bots = [s for s in table.record.get("seats", []) if s["token_hash"] is None and not s["left"]]
+    bots = [s for s in table.record.get("seats", []) if s["kind"] == "computer"]
     if len(bots) != table.add_bot_acks:
         problems.append(f"{code}: {table.add_bot_acks} add_bot acknowledged, {len(bots)} seated")
     problems.extend(f"{code}: {twice}" for twice in _moves_twice(events))

@@ -311,10 +311,12 @@ def test_a_lobby_command_resent_after_a_restart_is_a_duplicate(
                 answer = await host.command("kick", command_id="kick-2", seat=bo.seat)
                 assert answer["type"] == "error" and answer["code"] == "room/unknown_seat"
             data = await stored(restarted, room.code)
-            assert sum(s["is_bot"] for s in data["seats"]) == 1
+            assert sum(s["kind"] == "computer" for s in data["seats"]) == 1
             # A new id is a new command.
             assert (await host.command("add_bot", command_id="bot-2"))["duplicate"] is False
-            assert sum(s["is_bot"] for s in (await stored(other, room.code))["seats"]) == 2
+            assert (
+                sum(s["kind"] == "computer" for s in (await stored(other, room.code))["seats"]) == 2
+            )
 
     asyncio.run(main())
 

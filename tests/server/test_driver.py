@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from dixit.server.driver import lease_name
+from dixit.server.records import SeatKind
 from dixit.server.room import Room
 
 from .hubs import TTL_S, CountingStore, Proc, create, processes, run, stored, until, until_async
@@ -60,7 +61,7 @@ def test_one_process_fires_each_timer_and_every_seat_gets_every_notice_once(
                 "every person is late: the table paused",
             )
             assert room_a.state is not None and room_a.state.phase.value == "vote"
-            assert not any(s.is_bot for s in room_a.data.seats)  # every seat still theirs
+            assert not any(s.computer for s in room_a.data.seats)  # every seat still theirs
             assert (await sockets[1].send("here"))["type"] == "ack"
             await until(
                 lambda: room_a.data.status == "over" and room_b.data.status == "over",
@@ -332,7 +333,7 @@ def test_a_held_sqlite_lock_delays_the_timer_but_never_stops_it(tmp_path: Path) 
             )
             timer_moves = [e for e in await stored(a, code) if e.actor == "timer:p1"]
             assert len(timer_moves) == 1
-            bot = next(s.id for s in room.data.seats if s.is_bot and not s.person)
+            bot = next(s.id for s in room.data.seats if s.kind is SeatKind.COMPUTER)
 
             async def submitted() -> bool:
                 return any(e.actor == f"bot:{bot}" for e in await stored(a, code))

@@ -25,7 +25,7 @@ from dixit.protocol.convert import (
 )
 from dixit.protocol.parse import _parse
 from dixit.server.fanout import Fanout, room_head, you_json
-from dixit.server.room import room_settings
+from dixit.server.records import room_settings
 
 
 def _slow_parse(text: str) -> m.ClientModel:

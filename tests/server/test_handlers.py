@@ -16,7 +16,7 @@ from dixit.protocol.codes import ErrorCode as Code
 from dixit.server import handlers
 from dixit.server.cards import card_source
 from dixit.server.errors import ServerError
-from dixit.server.records import RoomRecordData, SeatRecord
+from dixit.server.records import BotLevel, RoomRecordData, RoomStatus, SeatKind, SeatRecord
 
 
 def seat(seat_id: str, **fields: Any) -> SeatRecord:
@@ -34,13 +34,17 @@ def ask(data: RoomRecordData) -> handlers.Ask:
     return handlers.Ask(data, state, m.RoomSettings(), cards, online=lambda: {"ann", "bo"})
 
 
-SEATS = (seat("ann"), seat("bo"), seat("cy", token_hash=None, is_bot=True, bot_kind="easy"))
-LOBBY = RoomRecordData("ROOM", 7, {}, host="ann", seats=SEATS)
-PLAYING = dataclasses.replace(LOBBY, status="playing")
+SEATS = (
+    seat("ann"),
+    seat("bo"),
+    seat("cy", token_hash=None, kind=SeatKind.COMPUTER, level=BotLevel.EASY),
+)
+LOBBY = RoomRecordData("ROOM", 7, m.RoomSettings(), host="ann", seats=SEATS)
+PLAYING = dataclasses.replace(LOBBY, status=RoomStatus.PLAYING)
 
 
 def test_a_move_of_a_person_back_from_the_computer_reclaims_their_seat_first() -> None:
-    handed = dataclasses.replace(seat("bo"), is_bot=True, bot_kind="easy", autoplay=True)
+    handed = dataclasses.replace(seat("bo"), kind=SeatKind.AWAY, level=BotLevel.EASY)
     data = dataclasses.replace(PLAYING, seats=(SEATS[0], handed, SEATS[2]), late=("bo",))
     move = handlers.submit(ask(data), handed, m.SubmitCards(id="1", cards=["card01"]))
     assert isinstance(move, handlers.Move) and move.reclaim

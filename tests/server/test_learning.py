@@ -12,6 +12,7 @@ from dixit.pubsub import open_pubsub
 from dixit.server.cards import card_source
 from dixit.server.config import ServerConfig
 from dixit.server.hub import Hub
+from dixit.server.records import BotLevel, SeatKind
 from dixit.server.services import Services
 from dixit.storage import open_store
 
@@ -30,7 +31,7 @@ def test_clues_of_finished_rounds_are_learned_now_and_after_a_rematch(tmp_path: 
         # Computers alone (no seat held by a person): a table whose people are all away pauses.
         async with room.lock:
             await room.commit(dataclasses.replace(room.data, seats=tuple(
-                dataclasses.replace(s, is_bot=True, bot_kind="easy", token_hash=None)
+                dataclasses.replace(s, kind=SeatKind.COMPUTER, level=BotLevel.EASY, token_hash=None)
                 for s in room.data.seats
             )))  # fmt: skip
             await room.dispatch(host, m.StartGame(id="start"), "start")

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from dixit.protocol import messages as m
 from dixit.server import lobby
 from dixit.server.errors import ServerError
 from dixit.server.moderation import offensive
@@ -184,7 +185,7 @@ def test_a_token_kicked_during_a_game_cannot_watch_or_say_hello(server: ServerPr
 
 
 def test_a_kick_is_kept_in_the_record_and_bounded() -> None:
-    data = RoomRecordData(code="BCDFGH", seed=1, settings={})
+    data = RoomRecordData(code="BCDFGH", seed=1, settings=m.RoomSettings())
     for n in range(lobby.MAX_KICKED + 2):
         data, _ = lobby.add_person(data, "Ann" if n == 0 else f"P{n}", None, f"h{n}", 999)
     for seat in data.seats[1:]:

@@ -15,7 +15,7 @@ from typing import Any, NoReturn
 from dixit.engine import GameState, GiveClue, Phase, StartGame, execute, rules_for
 from dixit.protocol import messages as m
 from dixit.server.autoplay import PACE, PARTNER_WAIT_S, Autoplay, partner_there
-from dixit.server.records import RoomRecordData, SeatRecord
+from dixit.server.records import BotLevel, RoomRecordData, SeatKind, SeatRecord
 from dixit.server.shelf import Shelf
 
 PLAYERS = ("ann", "bot1", "st1", "st2", "cy", "di")  # teams: ann+bot1, st1+st2, cy+di
@@ -24,7 +24,12 @@ PLAYERS = ("ann", "bot1", "st1", "st2", "cy", "di")  # teams: ann+bot1, st1+st2,
 def seat(seat_id: str, person: bool) -> SeatRecord:
     if person:
         return SeatRecord(seat_id, seat_id, "red", token_hash=f"hash-{seat_id}")
-    return SeatRecord(seat_id, seat_id, "red", token_hash=None, is_bot=True, bot_kind="easy")
+    return SeatRecord(seat_id, seat_id, "red", None, SeatKind.COMPUTER, BotLevel.EASY)
+
+
+def _away(seat: SeatRecord) -> SeatRecord:
+    """``seat`` as the computer plays it while its person is away."""
+    return dataclasses.replace(seat, kind=SeatKind.AWAY, level=BotLevel.EASY)
 
 
 def submitting(team_size_rules: str = "teams") -> tuple[GameState, RoomRecordData]:
@@ -39,7 +44,7 @@ def submitting(team_size_rules: str = "teams") -> tuple[GameState, RoomRecordDat
     assert state.phase is Phase.SUBMIT
     people = {"ann", "cy", "di"}
     seats = tuple(seat(p, p in people) for p in PLAYERS)
-    data = RoomRecordData("ROOM", 7, {}, status="playing", host="ann", seats=seats)
+    data = RoomRecordData("ROOM", 7, m.RoomSettings(), status="playing", host="ann", seats=seats)
     return state, data
 
 
@@ -50,9 +55,8 @@ def test_a_person_partner_at_the_table_has_the_team_move() -> None:
     late = dataclasses.replace(data, late=("ann",))
     assert not partner_there(state, late, {"ann"}, "bot1")  # a timer played for her
     handed = dataclasses.replace(
-        data, seats=tuple(dataclasses.replace(s, is_bot=True) if s.id == "ann" else s
-                          for s in data.seats)
-    )  # fmt: skip
+        data, seats=tuple(_away(s) if s.id == "ann" else s for s in data.seats)
+    )
     assert not partner_there(state, handed, {"ann"}, "bot1")  # the computer plays her seat
     assert not partner_there(state, data, {"ann", "st2"}, "st1")  # computers only
     standard, plain = submitting("standard")
@@ -145,7 +149,7 @@ def test_a_computer_player_is_told_which_seats_are_people_now(monkeypatch: Any) 
     autoplay = Autoplay(table, Books(NoBooks()), scale=1.0)
     bot1 = next(s for s in data.seats if s.id == "bot1")
     assert asyncio.run(autoplay.decide(bot1)) is not None
-    handed = tuple(dataclasses.replace(s, is_bot=True) if s.id == "cy" else s for s in data.seats)
+    handed = tuple(_away(s) if s.id == "cy" else s for s in data.seats)
     table.data = dataclasses.replace(data, seats=handed)  # cy's seat went to the computer
     asyncio.run(autoplay.decide(bot1))
     assert told == [frozenset({"ann", "cy", "di"}), frozenset({"ann", "di"})]

@@ -48,6 +48,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     read.set_defaults(func=run_import)
 
 
+def _seat_kind(seat: dict[str, Any]) -> str:
+    """``human``, or ``bot:LEVEL`` for a stored seat a computer plays (its ``kind``, or the
+    flags of records stored before seat kinds)."""
+    kind = seat.get("kind")
+    computer = kind != "person" if kind is not None else seat.get("is_bot")
+    if not computer:
+        return "human"
+    return f"bot:{seat.get('level') or seat.get('bot_level') or seat.get('bot_kind') or 'random'}"
+
+
 async def _records(store: EventStore) -> list[RoundRecord]:
     await store.open()
     try:
@@ -55,11 +65,7 @@ async def _records(store: EventStore) -> list[RoundRecord]:
         for code in await store.room_codes():
             room = await store.load_room(code) or {}
             settings: dict[str, Any] = room.get("settings") or {}
-            kinds = {
-                s.get("id"): (f"bot:{s.get('bot_level') or s.get('bot_kind') or 'random'}"
-                              if s.get("is_bot") else "human")
-                for s in room.get("seats") or []
-            }  # fmt: skip
+            kinds = {s.get("id"): _seat_kind(s) for s in room.get("seats") or []}
             for number in range(1, int(room.get("game_number") or 1) + 1):
                 stored = await store.read(f"{code}:{number}")
                 events = [event_from_json(e.data) for e in stored]

@@ -65,7 +65,15 @@ from dixit.storage import StorageError, VersionConflict
 
 from . import away, lobby
 from .backoff import BACKOFF
-from .records import ClaimRecord, DeadlineRecord, RevealRecord, RoomRecordData, SeatRecord
+from .records import (
+    ClaimRecord,
+    DeadlineRecord,
+    RevealRecord,
+    RoomRecordData,
+    RoomStatus,
+    SeatKind,
+    SeatRecord,
+)
 from .roomview import autoplayed, bot_level
 from .seeding import room_random
 from .shelf import Shelf
@@ -103,7 +111,7 @@ def reveal_waiting(data: RoomRecordData, online: Collection[str]) -> list[str]:
     if data.reveal is None:
         return []
     seen = set(data.reveal.seen)
-    people = (s.id for s in data.seats if s.person and not s.is_bot)
+    people = (s.id for s in data.seats if s.kind is SeatKind.PERSON)
     return [seat for seat in people if seat in online and seat not in seen]
 
 
@@ -118,7 +126,11 @@ def plan_deadline(
 ) -> DeadlineRecord | None:
     """The phase deadline ``data`` should carry after a change to ``state`` (none while a reveal
     holds the turn or the table is paused)."""
-    if data.status != "playing" or state.phase not in TIMED_PHASES or data.reveal is not None:
+    if (
+        data.status != RoomStatus.PLAYING
+        or state.phase not in TIMED_PHASES
+        or data.reveal is not None
+    ):
         return None
     if away.paused(data):
         return None
@@ -126,10 +138,10 @@ def plan_deadline(
     if not seconds:
         return None
     current = data.deadline
-    if current is not None and current.phase == state.phase.value and current.round == state.round:
+    if current is not None and current.phase == state.phase and current.round == state.round:
         return current
     at_ms = int(time.time() * 1000) + seconds * 1000
-    return DeadlineRecord(state.phase.value, state.round, state.version, at_ms, seconds)
+    return DeadlineRecord(state.phase, state.round, state.version, at_ms, seconds)
 
 
 def replan(data: RoomRecordData, state: GameState | None, timers: m.PhaseTimers) -> RoomRecordData:
@@ -149,7 +161,7 @@ def partner_there(
         return False
     partners = (data.seat(p) for p in state.team_of(seat_id) if p != seat_id)
     return any(
-        s is not None and s.person and not s.is_bot and s.id not in data.late and s.id in online
+        s is not None and s.kind is SeatKind.PERSON and s.id not in data.late and s.id in online
         for s in partners
     )
 
@@ -161,13 +173,13 @@ def plan_claim(state: GameState, data: RoomRecordData, wait_s: float) -> ClaimRe
         return None
     if data.claim is not None and data.claim.round == state.round:
         return data.claim
-    computers = sorted(s.id for s in data.seats if s.is_bot)
+    computers = sorted(s.id for s in data.seats if s.computer)
     by = (
         room_random(data.seed, data.game_number, 0, "claim").choice(computers)
         if computers
         else None
     )
-    people = any(s.person and not s.is_bot for s in data.seats)
+    people = any(s.kind is SeatKind.PERSON for s in data.seats)
     at_ms = int(time.time() * 1000 + (wait_s * 1000 if people else 0))
     return ClaimRecord(state.round, at_ms, by)
 
@@ -265,7 +277,7 @@ class Autoplay:
         if self.closed or not self.driving:
             return
         data = self.table.data
-        if data.status == "playing" and any(s.is_bot for s in data.seats):
+        if data.status == RoomStatus.PLAYING and any(s.computer for s in data.seats):
             self.shelf.prepare(data.game_number, self.table.settings.language)
         self._arm_reveal()
         self._arm_timer()
@@ -349,7 +361,7 @@ class Autoplay:
             if bot is None:  # the book for the next move
                 self.shelf.prepare(room.data.game_number, room.settings.language)
             else:
-                self._people = frozenset(s.id for s in room.data.seats if s.person and not s.is_bot)
+                self._people = frozenset(s.id for s in room.data.seats if s.kind is SeatKind.PERSON)
                 command: Command | None = await asyncio.to_thread(bot.act, view)
                 if command is not None:
                     return command
@@ -366,11 +378,11 @@ class Autoplay:
         room = self.table
         state = room.state
         data = room.data
-        if state is None or data.status != "playing" or data.reveal is not None:
+        if state is None or data.status != RoomStatus.PLAYING or data.reveal is not None:
             return None
         if away.paused(data):
             return None
-        movers = [s for s in data.seats if s.is_bot and legal_actions(state, s.id)]
+        movers = [s for s in data.seats if s.computer and legal_actions(state, s.id)]
         opened = self._next_after
         if state.phase is Phase.CLUE and state.storyteller is None:
             claim = data.claim
@@ -406,7 +418,7 @@ class Autoplay:
         if (
             deadline is None
             or deadline.bank
-            or deadline.phase != state.phase.value
+            or deadline.phase != state.phase
             or deadline.round != state.round
         ):
             return now
@@ -507,7 +519,7 @@ class Autoplay:
     def _arm_reveal(self) -> None:
         """End the reveal once everyone connected has seen it, or when its time is up."""
         room = self.table
-        reveal = room.data.reveal if room.data.status == "playing" else None
+        reveal = room.data.reveal if room.data.status == RoomStatus.PLAYING else None
         plan = None
         if reveal is not None:
             plan = (reveal, not reveal_waiting(room.data, room.online()))
@@ -549,7 +561,7 @@ class Autoplay:
 
     def _arm_timer(self) -> None:
         room = self.table
-        deadline = room.data.deadline if room.data.status == "playing" else None
+        deadline = room.data.deadline if room.data.status == RoomStatus.PLAYING else None
         if self._timer is not None and not self._timer.done() and self._timer_for == deadline:
             return  # armed already (or playing it now: it sees its own changes)
         if self._timer is not None and self._timer is not asyncio.current_task():
@@ -571,7 +583,11 @@ class Autoplay:
         room = self.table
         await self._hand_over()  # a hand-over an earlier try could not store
         state = room.state
-        if room.data.deadline != deadline or state is None or room.data.status != "playing":
+        if (
+            room.data.deadline != deadline
+            or state is None
+            or room.data.status != RoomStatus.PLAYING
+        ):
             return True
         late = list(waiting_for(state))
         if state.phase is Phase.CLUE and state.storyteller is None:
@@ -606,7 +622,7 @@ class Autoplay:
 
         def present(seat_id: str) -> bool:
             seat = data.seat(seat_id)
-            return seat is not None and seat.person and not seat.is_bot and seat_id in online
+            return seat is not None and seat.kind is SeatKind.PERSON and seat_id in online
 
         banked = [s for s in late if present(s) and away.bank_left_ms(data, s, bank_s) > 0]
         if banked:
@@ -626,9 +642,9 @@ class Autoplay:
         who is gone is handed to the computer; False: stop for this timer."""
         room = self.table
         state = room.state
-        if state is None or room.data.status != "playing":
+        if state is None or room.data.status != RoomStatus.PLAYING:
             return False
-        if state.phase.value != deadline.phase or state.round != deadline.round:
+        if state.phase != deadline.phase or state.round != deadline.round:
             return False
         seat = room.data.seat(seat_id)
         if seat is None or not legal_actions(state, seat_id):
@@ -641,7 +657,7 @@ class Autoplay:
             message=f"Time ran out: a computer player played for {seat.name}.",
             seat=seat_id,
         )
-        present = seat.is_bot or seat_id in room.online()
+        present = seat.computer or seat_id in room.online()
         if not await self._play(seat_id, command, f"timer:{seat_id}", played, late=present):
             return False
         if not present:
@@ -656,7 +672,7 @@ class Autoplay:
             seat = room.data.seat(self._to_hand[0])
             if not self.driving:
                 return  # kept for when this process drives again
-            if seat is not None and room.data.status == "playing":
+            if seat is not None and room.data.status == RoomStatus.PLAYING:
                 handed = lobby.hand_to_computer(room.data, seat.id, m.DEFAULT_BOT_LEVEL)
                 handed = replan(handed, room.state, room.settings.timers)  # all away: a pause
                 if handed is not room.data:

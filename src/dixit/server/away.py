@@ -22,17 +22,17 @@ import dataclasses
 from dixit.engine import CastVote, Command, GiveClue, SubmitCards
 
 from . import lobby
-from .records import BankRecord, PlayedRecord, RoomRecordData
+from .records import BankRecord, PlayedRecord, RoomRecordData, RoomStatus, SeatKind
 
 ACCOUNT_KEPT = 12  # moves kept per seat for its account (the latest)
 
 
 def paused(data: RoomRecordData) -> bool:
     """Every person at the table is late or away (a table of computers alone never pauses)."""
-    if data.status != "playing":
+    if data.status != RoomStatus.PLAYING:
         return False
     people = [s for s in data.seats if s.person]
-    return bool(people) and all(s.is_bot or s.id in data.late for s in people)
+    return bool(people) and all(s.kind is SeatKind.AWAY or s.id in data.late for s in people)
 
 
 def mark_late(data: RoomRecordData, seat_id: str) -> RoomRecordData:

@@ -66,7 +66,7 @@ async def _decks_of(code: str, hashed: str, room_data: RoomData) -> tuple[str, .
     if data is None:
         return ()
     if data.admits(hashed):
-        return tuple(str(slug) for slug in data.settings.get("decks") or ())
+        return tuple(data.settings.decks)
     return ()
 
 

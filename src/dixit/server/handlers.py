@@ -35,7 +35,7 @@ from .autoplay import replan
 from .cards import CardSource, UnknownDeck
 from .deck_access import may_choose
 from .errors import ServerError
-from .records import RoomRecordData, SeatRecord
+from .records import RoomRecordData, RoomStatus, SeatKind, SeatRecord
 from .roomview import autoplayed, reclaimed
 from .rules import rules_from_settings
 from .seeding import room_random
@@ -53,7 +53,7 @@ class Ask:
 
     @property
     def playing(self) -> bool:
-        return self.data.status == "playing"
+        return self.data.status == RoomStatus.PLAYING
 
 
 @dataclass(frozen=True)
@@ -109,8 +109,8 @@ def play(ask: Ask, seat: SeatRecord, command: Command) -> Move:
     time bank they drew on is charged."""
     if not ask.playing:
         raise ServerError(Code.NOT_PLAYING, "no game is being played")
-    reclaim = seat.is_bot and seat.autoplay and seat.person
-    if seat.is_bot and not reclaim:
+    reclaim = seat.kind is SeatKind.AWAY
+    if seat.computer and not reclaim:
         raise ServerError(Code.SEAT_IS_BOT, "a computer player plays your seat now; ask the host")
     data = away.back(ask.data, seat.id)
     deadline = data.deadline
@@ -133,7 +133,7 @@ def here(ask: Ask, seat: SeatRecord, msg: m.Here) -> Outcome:
     data = replan(away.here(ask.data, seat.id), ask.state, ask.settings.timers)
     if data is ask.data:
         return None
-    return Store(data, reclaimed(seat) if seat.is_bot and seat.person else None)
+    return Store(data, reclaimed(seat) if seat.kind is SeatKind.AWAY else None)
 
 
 def set_profile(ask: Ask, seat: SeatRecord, msg: m.SetProfile) -> Outcome:
@@ -169,7 +169,7 @@ def start(ask: Ask, host: SeatRecord, msg: m.StartGame) -> Outcome:
     elif ask.settings.first_storyteller == "random":
         first = room_random(ask.data.seed, ask.data.game_number, 0, "first").choice(players)
     command = StartGame(players=players, deck=tuple(deck), rules=rules, first_storyteller=first)
-    fresh = {"status": "playing", "late": (), "played": (), "claim": None, "banks": ()}
+    fresh = {"status": RoomStatus.PLAYING, "late": (), "played": (), "claim": None, "banks": ()}
     return Move(command, fresh)
 
 
@@ -205,7 +205,8 @@ def kick(ask: Ask, host: SeatRecord, msg: m.Kick) -> Outcome:
 def set_bot(ask: Ask, host: SeatRecord, msg: m.SetBot) -> Outcome:
     data = lobby.set_bot(ask.data, msg.seat, msg.bot, m.DEFAULT_BOT_LEVEL)
     seat = data.seat(msg.seat)
-    return Store(data, autoplayed(seat) if msg.bot and seat is not None and seat.autoplay else None)
+    away = seat is not None and seat.kind is SeatKind.AWAY
+    return Store(data, autoplayed(seat) if msg.bot and away and seat is not None else None)
 
 
 def transfer_host(ask: Ask, host: SeatRecord, msg: m.TransferHost) -> Outcome:

@@ -31,7 +31,7 @@ from dixit.storage import RoomRecord, VersionConflict
 from . import lobby
 from .deck_access import may_choose
 from .errors import ServerError
-from .records import RoomRecordData
+from .records import RoomRecordData, RoomStatus, room_settings
 from .room import Room
 from .rules import rules_from_settings
 from .services import Services
@@ -192,7 +192,11 @@ class Hub:
             if self._in_use(room):
                 self._used[code] = now
                 continue
-            limit = config.finished_unload_s if room.data.status == "over" else config.idle_unload_s
+            limit = (
+                config.finished_unload_s
+                if room.data.status == RoomStatus.OVER
+                else config.idle_unload_s
+            )
             if config.workers > 1 and owner(code, config.workers) != config.worker:
                 limit = min(limit, OTHER_WORKERS_S)  # loaded for a lobby request only
             if now - self._used.get(code, now) >= limit:
@@ -227,7 +231,7 @@ class Hub:
         if len(self.rooms) < limit:
             return
         idle = [room for room in self.rooms.values() if not self._in_use(room)]
-        idle.sort(key=lambda r: (r.data.status != "over", self._used.get(r.code, 0.0)))
+        idle.sort(key=lambda r: (r.data.status != RoomStatus.OVER, self._used.get(r.code, 0.0)))
         for room in idle[: len(self.rooms) - limit + 1]:
             self._unload(room)
         if len(self.rooms) >= limit:
@@ -249,7 +253,9 @@ class Hub:
         if not may_choose(self.services.cards.decks(), settings.decks, None):
             raise ServerError(Code.UNKNOWN_DECK, "unknown deck: choose an upload in the lobby")
         data = RoomRecordData(
-            code="", seed=secrets.randbits(63), settings=settings.model_dump(mode="json")
+            code="",
+            seed=secrets.randbits(63),
+            settings=room_settings(settings.model_dump(mode="json")),
         )
         token = new_token()
         data, seat = lobby.add_person(

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Collection
-from typing import Any
 
 from dixit.protocol import messages as m
 from dixit.protocol.codes import ErrorCode as Code
 
 from .errors import ServerError
-from .records import RoomRecordData, SeatRecord
+from .records import BotLevel, RoomRecordData, RoomStatus, SeatKind, SeatRecord, room_settings
 
 MAX_KICKED = 200  # tokens a room keeps out; a host who kicks more forgets the oldest
 
@@ -33,7 +32,7 @@ def _seat(data: RoomRecordData, seat_id: str) -> SeatRecord:
 
 
 def require_lobby(data: RoomRecordData, message: str) -> None:
-    if data.status != "lobby":
+    if data.status != RoomStatus.LOBBY:
         raise ServerError(Code.NOT_IN_LOBBY, message, 409)
 
 
@@ -100,7 +99,7 @@ def add_computer(
     if len(data.seats) >= seat_limit:
         raise ServerError(Code.ROOM_FULL, "every seat is taken", 409)
     taken = {name_key(s.name) for s in data.seats}
-    number = sum(1 for s in data.seats if s.token_hash is None and s.is_bot) + 1
+    number = sum(1 for s in data.seats if s.kind is SeatKind.COMPUTER) + 1
     while name_key(f"Robot {number}") in taken:
         number += 1
     seat = SeatRecord(
@@ -108,8 +107,8 @@ def add_computer(
         name=f"Robot {number}",
         colour=free_colour(data),
         token_hash=None,
-        is_bot=True,
-        bot_kind=level,
+        kind=SeatKind.COMPUTER,
+        level=BotLevel(level),
     )
     new = dataclasses.replace(data, seats=(*data.seats, seat), next_seat=data.next_seat + 1)
     return new, seat
@@ -148,8 +147,8 @@ def update_settings(
     require_lobby(data, "only in the lobby, before the game starts")
     if len(data.seats) > max_players:
         raise ServerError(Code.ROOM_FULL, f"{len(data.seats)} seats are taken already")
-    kept: dict[str, Any] = {"bots": data.settings.get("bots", 0)}
-    return dataclasses.replace(data, settings={**settings.model_dump(mode="json"), **kept})
+    kept = settings.model_copy(update={"bots": data.settings.bots})
+    return dataclasses.replace(data, settings=room_settings(kept.model_dump(mode="json")))
 
 
 def next_host(data: RoomRecordData, leaving: str, online: Collection[str]) -> str | None:
@@ -165,12 +164,10 @@ def remove_seat(
     """A person leaves or is kicked: in the lobby the seat goes; in a game a computer player
     of ``level`` takes it for good (the token stops working). The host role passes on."""
     seat = _seat(data, seat_id)
-    if data.status == "lobby":
+    if data.status == RoomStatus.LOBBY:
         seats = tuple(s for s in data.seats if s.id != seat_id)
     else:
-        gone = dataclasses.replace(
-            seat, left=True, token_hash=None, is_bot=True, bot_kind=level, autoplay=False
-        )
+        gone = dataclasses.replace(seat, kind=SeatKind.LEFT, token_hash=None, level=BotLevel(level))
         seats = tuple(gone if s.id == seat_id else s for s in data.seats)
     host = data.host
     if host == seat_id:
@@ -186,7 +183,7 @@ def kick(
     target = _seat(data, seat_id)
     if target.id == host_id:
         raise ServerError(Code.UNKNOWN_SEAT, "to leave your own seat, use leave")
-    if data.status != "lobby" and target.token_hash is None:
+    if data.status != RoomStatus.LOBBY and target.token_hash is None:
         raise ServerError(Code.NOT_IN_LOBBY, "a computer player keeps its seat until the end")
     new = remove_seat(data, seat_id, level, online)
     if target.token_hash is None or target.token_hash in data.kicked:
@@ -204,36 +201,36 @@ def set_bot(data: RoomRecordData, seat_id: str, bot: bool, level: m.BotLevel) ->
     target = _seat(data, seat_id)
     if not bot and target.token_hash is None:
         raise ServerError(Code.UNKNOWN_SEAT, "no person holds this seat to give it back to")
-    seat = dataclasses.replace(
-        target,
-        is_bot=bot,
-        bot_kind=(target.bot_kind or level) if bot else None,
-        autoplay=bot and target.person,
-    )
+    if not bot:
+        seat = dataclasses.replace(target, kind=SeatKind.PERSON, level=None)
+    elif target.kind is SeatKind.PERSON:
+        seat = dataclasses.replace(target, kind=SeatKind.AWAY, level=BotLevel(level))
+    else:
+        seat = target
     return _with_seat(data, seat)
 
 
 def set_bot_level(data: RoomRecordData, seat_id: str, level: m.BotLevel) -> RoomRecordData:
     target = _seat(data, seat_id)
-    if not target.is_bot:
+    if not target.computer:
         raise ServerError(Code.NOT_A_BOT, "no computer player plays this seat")
-    return _with_seat(data, dataclasses.replace(target, bot_kind=level))
+    return _with_seat(data, dataclasses.replace(target, level=BotLevel(level)))
 
 
 def hand_to_computer(data: RoomRecordData, seat_id: str, level: m.BotLevel) -> RoomRecordData:
     """The timer ran out on a person: the computer plays their seat until they come back."""
     seat = _seat(data, seat_id)
-    if seat.is_bot or not seat.person:
+    if seat.kind is not SeatKind.PERSON:
         return data
-    return _with_seat(data, dataclasses.replace(seat, is_bot=True, bot_kind=level, autoplay=True))
+    return _with_seat(data, dataclasses.replace(seat, kind=SeatKind.AWAY, level=BotLevel(level)))
 
 
 def reclaim(data: RoomRecordData, seat_id: str) -> RoomRecordData:
     """The person is back: they play their seat again."""
     seat = _seat(data, seat_id)
-    if not (seat.is_bot and seat.person):
+    if seat.kind is not SeatKind.AWAY:
         return data
-    return _with_seat(data, dataclasses.replace(seat, is_bot=False, bot_kind=None, autoplay=False))
+    return _with_seat(data, dataclasses.replace(seat, kind=SeatKind.PERSON, level=None))
 
 
 def transfer_host(data: RoomRecordData, seat_id: str) -> RoomRecordData:
@@ -245,13 +242,13 @@ def transfer_host(data: RoomRecordData, seat_id: str) -> RoomRecordData:
 
 def rematch(data: RoomRecordData) -> RoomRecordData:
     """Back to the lobby for the next game: same seats but those who left."""
-    if data.status != "over":
+    if data.status != RoomStatus.OVER:
         raise ServerError(Code.NOT_OVER, "a rematch follows a finished game")
     return dataclasses.replace(
         data,
-        status="lobby",
+        status=RoomStatus.LOBBY,
         game_number=data.game_number + 1,
-        seats=tuple(s for s in data.seats if not s.left),
+        seats=tuple(s for s in data.seats if s.kind is not SeatKind.LEFT),
         deadline=None,
         reveal=None,
     )

@@ -27,7 +27,7 @@ from .http_errors import ERRORS
 from .hub import Hub
 from .limits import client_address
 from .moderation import Reports, offensive
-from .records import RoomRecordData
+from .records import RoomRecordData, RoomStatus
 from .room import Room
 from .rules import rules_from_settings
 from .tokens import normalise_code
@@ -38,7 +38,7 @@ MAX_LISTED = 100
 def open_table(room: Room) -> m.PublicTable | None:
     """The room as an open table, or None while it is not one."""
     settings = room.settings
-    if not settings.public or room.data.status != "lobby" or room.closed:
+    if not settings.public or room.data.status != RoomStatus.LOBBY or room.closed:
         return None
     state = room.room_state()
     taken = len(state.seats)
@@ -67,8 +67,8 @@ def table_name(settings: m.RoomSettings, host: str | None, code: str) -> str:
 def stored_table(data: RoomRecordData) -> str | None:
     """The name of a stored room listed (or about to be) by the process that holds it; None
     when it is no open table (private, started, or a name the filter keeps off the list)."""
-    settings = m.RoomSettings.model_validate(data.settings)
-    if not settings.public or data.status != "lobby":
+    settings = data.settings
+    if not settings.public or data.status != RoomStatus.LOBBY:
         return None
     host = data.seat(data.host)
     name = table_name(settings, host.name if host else None, data.code)

@@ -26,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import functools
-import json
 import logging
 import weakref
 from collections.abc import Callable, Sequence
@@ -75,7 +74,7 @@ from .driver import Driver
 from .errors import ServerError
 from .fanout import Fanout, you
 from .follow import Attendance, Follower
-from .records import RoomRecordData, SeatRecord
+from .records import RoomRecordData, RoomStatus, SeatKind, SeatRecord
 from .roomview import reclaimed, room_view
 from .seeding import DeferredRandom, command_seed
 from .services import Services
@@ -86,23 +85,6 @@ log = logging.getLogger("dixit.server")
 
 # How many times a command is decided again after another process wrote the room first.
 TRIES = 5
-
-
-# Settings models by their JSON: rooms with the same settings share one (a model is frozen, and
-# ~1.8 KiB each). Bounded: emptied when full, as a room keeps its own reference.
-_SETTINGS: dict[str, m.RoomSettings] = {}
-_SETTINGS_KEPT = 1024
-
-
-def room_settings(raw: dict[str, Any]) -> m.RoomSettings:
-    """The settings model of a room record's ``settings``."""
-    key = json.dumps(raw, sort_keys=True, separators=(",", ":"))
-    settings = _SETTINGS.get(key)
-    if settings is None:
-        if len(_SETTINGS) >= _SETTINGS_KEPT:
-            _SETTINGS.clear()
-        settings = _SETTINGS[key] = m.RoomSettings.model_validate(raw)
-    return settings
 
 
 def seen_key(seat: str, command_id: str) -> str:
@@ -119,7 +101,6 @@ class Room:
         self.data = data
         self.record_version = record_version  # of ``data`` in the store; 0: not known yet
         self.services = services
-        self.settings = room_settings(data.settings)
         self.lock = asyncio.Lock()
         self.state: GameState | None = None
         self.log: list[Event] = []
@@ -162,12 +143,16 @@ class Room:
         return self.data.code
 
     @property
+    def settings(self) -> m.RoomSettings:
+        return self.data.settings
+
+    @property
     def version(self) -> int:
         return self.state.version if self.state is not None else 0
 
     @property
     def playing(self) -> bool:
-        return self.data.status == "playing"
+        return self.data.status == RoomStatus.PLAYING
 
     # ------------------------------------------------------------------ loading, following
 
@@ -178,7 +163,7 @@ class Room:
             if record is not None:
                 self._take(RoomRecordData.from_json(record.data))
                 self.record_version = record.version
-        if self.data.status != "lobby":
+        if self.data.status != RoomStatus.LOBBY:
             stored = await self.services.store.read(self.data.stream)
             self.log = [event_from_json(s.data) for s in stored]
             self.state = replay(self.log) if self.log else None
@@ -211,7 +196,7 @@ class Room:
             self._take(RoomRecordData.from_json(stored.data))
             self.record_version = stored.version
             self._close_unseated()
-        if self.data.status != "lobby":
+        if self.data.status != RoomStatus.LOBBY:
             before = self.version
             stored_events = await self.services.store.read(self.data.stream, after=before)
             if stored_events:
@@ -261,10 +246,9 @@ class Room:
             self.state, self.log, self.seen = None, [], {}
             self.fanout.reset_rounds()
             self.autoplay.new_game()
-        elif data.status == "playing" and self.data.status != "playing":
+        elif data.status == RoomStatus.PLAYING and self.data.status != RoomStatus.PLAYING:
             self.autoplay.new_game()
         if data.settings != self.data.settings:
-            self.settings = room_settings(data.settings)
             self._readable = None
         self.data = data
 
@@ -331,7 +315,7 @@ class Room:
         fields = {k: v for k, v in (changes or {}).items() if getattr(self.data, k) != v}
         scale = self.services.config.bot_delay_s
         if state.phase is Phase.OVER:
-            fields.update(status="over", reveal=None)
+            fields.update(status=RoomStatus.OVER, reveal=None)
         elif reveal := plan_reveal(events, REVEAL_WAIT_S * scale):
             fields.update(reveal=reveal)
         data = dataclasses.replace(self.data, **fields) if fields else self.data
@@ -481,7 +465,7 @@ class Room:
         gets it back."""
         async with self.lock:
             seat = self.data.seat(conn.seat)
-            back = seat is not None and seat.is_bot and seat.person
+            back = seat is not None and seat.kind is SeatKind.AWAY
             if back:
                 try:
                     await self.commit(lambda data: self._back(data, conn.seat or ""))

@@ -10,7 +10,7 @@ from dixit.protocol import messages as m
 from dixit.protocol.codes import NoticeCode
 
 from . import away
-from .records import RoomRecordData, SeatRecord
+from .records import RoomRecordData, SeatKind, SeatRecord
 from .rules import rules_from_settings
 
 
@@ -77,12 +77,12 @@ def seat_view(
         name=seat.name,
         colour=seat.colour,  # type: ignore[arg-type]
         is_host=seat.id == data.host,
-        is_bot=seat.is_bot,
-        bot_kind=seat.bot_kind if seat.is_bot else None,
+        is_bot=seat.computer,
+        bot_kind=seat.level.value if seat.level is not None else None,
         bot_level=bot_level(seat),
         connected=connected,
-        left=seat.left,
-        autoplay=seat.is_bot and seat.person,
+        left=seat.kind is SeatKind.LEFT,
+        autoplay=seat.kind is SeatKind.AWAY,
         late=seat.id in data.late,
         bank_left=-(-away.bank_left_ms(data, seat.id, bank_s) // 1000)
         if bank_s and seat.person
@@ -96,14 +96,8 @@ def seat_view(
 
 
 def bot_level(seat: SeatRecord) -> m.BotLevel | None:
-    """The level of the computer player in ``seat`` (an unknown stored kind reads as the
-    default level), or None for a person."""
-    if not seat.is_bot:
-        return None
-    for level in m.BOT_LEVELS:
-        if seat.bot_kind == level:
-            return level
-    return m.DEFAULT_BOT_LEVEL
+    """The level of the computer player in ``seat``, or None for a person."""
+    return seat.level.wire if seat.level is not None else None
 
 
 def autoplayed(seat: SeatRecord) -> m.Notice:
