@@ -43,3 +43,15 @@ def test_serve_imports_neither_the_players_nor_other_commands() -> None:
 def test_other_commands_still_find_theirs() -> None:
     modules = _imported("from dixit.cli.main import build_parser\nbuild_parser(['arena'])")
     assert {"dixit.cli.arena", "dixit.bots"} <= modules
+
+
+def test_the_supervisor_imports_no_web_framework() -> None:
+    """``dixit serve`` supervises its workers; they are forked from a fork server that imports
+    the server, so the supervisor need not (FastAPI and pydantic: about a second)."""
+    modules = _imported(
+        "from dixit.cli.main import build_parser\n"
+        "build_parser(['serve']).parse_args(['serve'])\n"
+        "import dixit.cli.serve, dixit.server, dixit.server.workers, dixit.pubsub, dixit.storage"
+    )
+    assert "dixit.server.workers" in modules
+    assert not {"fastapi", "pydantic", "uvicorn", "dixit.server.app"} & modules
