@@ -45,13 +45,16 @@ if TYPE_CHECKING:  # the supervisor imports no transport: the workers' fork serv
 
 log = logging.getLogger("dixit.workers")
 
-# Imported once by the fork server, before it forks any worker.
+# Imported once by the fork server, before it forks any worker. The computer players too: an
+# unsupervised process imports them after health (``app._warm_up``); here a worker started
+# again after a crash has them at once, and its rooms' computer players move sooner.
 PRELOAD = [
     "dixit.server.app",
     "dixit.server.workers",
     "uvicorn",
     "uvicorn.protocols.http.auto",
     "dixit.infra.uvicorn_ws",
+    "dixit.bots",
 ]
 HEADER = b"x-dixit-worker"
 
