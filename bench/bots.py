@@ -16,6 +16,11 @@ Sections (``--only`` picks some; default all):
 - ``books``: the CPU a restarted server spends giving ``--rooms`` rooms of one deck their card
   books, each with 10 learned clues: every room building its own (as before #30) and every
   room copying the one the process built (the shelf's ``_book_of``); the two fit alike.
+- ``reads``: what one deck's book keeps of the words and phrases it has read, shared by every
+  room's copy (#27), once every phrase of the deck's clue bank (clues and anchors) in English,
+  then in all six languages, has been read as a storyteller predicts the others (``SEEN``): its
+  memory (tracemalloc; bounded by ``WORDS_KEPT`` and ``PHRASES_KEPT``), and the CPU per phrase
+  of reading it first and of a copy reading it again after it learned a clue.
 - ``memory``: the resident size of a process holding every built-in deck's book, and the
   installed size of ``dixit.bots``.
 
@@ -349,6 +354,51 @@ def books(decks: Mapping[str, list[dict[str, Any]]], rooms: int) -> dict[str, An
     return out
 
 
+def reads(decks: Mapping[str, list[dict[str, Any]]]) -> dict[str, Any]:
+    """One deck's shared reads filled with its whole clue bank: memory, and CPU per phrase."""
+    import tracemalloc
+
+    from dixit.bots import cardbook
+
+    slug, cards = next(iter(illustrated(decks).items()))
+    shown = CardBook.from_cards(cards)
+    out: dict[str, Any] = {"deck": slug, "cards": len(shown),
+                           "bounds": [cardbook.WORDS_KEPT, cardbook.PHRASES_KEPT]}  # fmt: skip
+    for name, langs in (("en", ["en"]), ("all", LANGS)):
+        phrases = sorted({text for card in shown.ids for lang in langs
+                          for clue in shown.bank(card, lang)
+                          for text in (clue.clue, clue.anchor)})  # fmt: skip
+        warm = CardBook.from_cards(cards)  # the process's word stems and vectors, read before
+        for text in phrases:
+            warm.fit_all(text, cardbook.SEEN)
+        book = CardBook.from_cards(cards)
+        tracemalloc.start()
+        before = tracemalloc.get_traced_memory()[0]
+        started = time.process_time()
+        for text in phrases:
+            book.fit_all(text, cardbook.SEEN)
+        first = time.process_time() - started
+        book._fits.clear()  # the book's own fits and postings: what it forgets when it learns
+        book._postings.clear()
+        kept = tracemalloc.get_traced_memory()[0] - before
+        tracemalloc.stop()
+        room = book.copy()
+        room.learn(book.ids[0], "a clue of a past round", "en")
+        started = time.process_time()
+        for text in phrases:
+            room.fit_all(text, cardbook.SEEN)
+        again = time.process_time() - started
+        out[name] = {
+            "phrases": len(phrases),
+            "words_kept": len(book._words),
+            "phrases_kept": len(book._phrases),
+            "kept_mb": round(kept / 2**20, 2),
+            "first_read_ms": round(1000 * first / len(phrases), 3),
+            "copy_read_ms": round(1000 * again / len(phrases), 3),
+        }
+    return out
+
+
 def memory(decks: Mapping[str, list[dict[str, Any]]]) -> dict[str, Any]:
     """Resident memory before and after loading every deck's book; installed sizes."""
     import dixit.bots as package
@@ -445,6 +495,19 @@ def markdown(report: dict[str, Any]) -> str:
                     f"{row['p95_ms']} | {row['max_ms']} | {row.get('cpu_p95_ms', '-')} |"
                 )
         out.append("")
+    if "reads" in report:
+        got = report["reads"]
+        for name in ("en", "all"):
+            row = got[name]
+            out += [
+                f"Shared reads of {got['deck']} ({got['cards']} cards), its clue bank in "
+                f"{'English' if name == 'en' else 'six languages'} read ({row['phrases']} "
+                f"phrases): {row['words_kept']} words and {row['phrases_kept']} phrases kept "
+                f"(bounds {got['bounds'][0]}, {got['bounds'][1]}), {row['kept_mb']} MB; "
+                f"{row['first_read_ms']} ms of CPU per phrase read first, "
+                f"{row['copy_read_ms']} ms read again by a copy that learned a clue.",
+                "",
+            ]
     if "memory" in report:
         mem = report["memory"]
         out += [
@@ -472,7 +535,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--rooms", type=int, default=20, help="rooms given a book (books)")
     parser.add_argument(
-        "--only", nargs="*", default=["accuracy", "tell", "arena", "latency", "memory"]
+        "--only",
+        nargs="*",
+        default=["accuracy", "tell", "arena", "latency", "reads", "memory"],
     )
     parser.add_argument("--langs", default=",".join(LANGS), help="languages of the tell tables")
     parser.add_argument("--json", action="store_true")
@@ -497,6 +562,8 @@ def main(argv: list[str] | None = None) -> int:
         out["arena"] = arena(decks, args.arena_games or args.games * 2, args.seed)
     if "latency" in args.only:
         out["latency"] = latency(decks, max(args.games // 4, 4), args.seed)
+    if "reads" in args.only:
+        out["reads"] = reads(decks)
     print(json.dumps(out, indent=None if args.json else 1, ensure_ascii=False))
     return 0
 

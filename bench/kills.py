@@ -1,22 +1,29 @@
 """Kill campaign (issue #30; docs/benchmarks.md, "Kill campaign"): one ``dixit serve`` on a
 SQLite file, ``--games`` games at a time (3-4 seats: people and a computer player, every phase on
 a ``--timer`` s timer, in every other game a person who never moves and lets the timer play),
-SIGKILLed every 5-10 s ``--kills`` times and restarted at once, every client rejoining with
-``hello`` + ``since`` and resending its unanswered move with the same id. A finished game is
-replaced by a new one.
+SIGKILLed every 5-10 s ``--kills`` times, every client rejoining with ``hello`` + ``since`` and
+resending its unanswered move with the same id. A finished game is replaced by a new one.
+
+What is killed (``--kill``): ``worker``, the process serving (``dixit serve`` supervises one
+worker by default and starts it again from its pre-imported fork server), or ``service``,
+every process of the service at once (a crash of the machine's service, the OOM killer taking
+the group), which the bench starts again at once. ``--workers N`` is passed to ``dixit
+serve``; ``--workers 0 --kill service`` is the unsupervised single process.
 
 First ``--baseline`` seconds without kills (games finished per minute), then the kills. Printed:
 games finished per minute in each part; acknowledged game moves (clue, cards, vote) missing from
-the store (must be 0); restart to ``/api/health`` (median, worst); from health to the first move
-a timer or computer player made after the restart (the first resumed room), median and worst.
-``--stored-rooms N`` adds N finished rooms to the file first (a restart must not read them).
-The machine's 1-minute load average is sampled at every kill (min, median, max): on a shared
-machine the times are upper bounds. ``--restarts N`` only kills and restarts the idle server N
-times (no games) for the restart-to-health figure.
+the store (must be 0); restart to ``/api/health`` answered by the new process (median, worst);
+from health to the first move a timer or computer player made after the restart (the first
+resumed room), median and worst. ``--stored-rooms N`` adds N finished rooms to the file first (a
+restart must not read them). The machine's 1-minute load average is sampled at every kill (min,
+median, max): on a shared machine the times are upper bounds. ``--restarts N`` only kills and
+restarts the idle server N times (no games) for the restart-to-health figure; a worker is
+killed after it has lived 5.5 s (one that dies younger is started again after a pause).
 
-    .venv/bin/python bench/kills.py                       # 100 kills, ~20 minutes
-    .venv/bin/python bench/kills.py --kills 40 --baseline 90
-    .venv/bin/python bench/kills.py --restarts 30         # restart to health only
+    .venv/bin/python bench/kills.py                       # 100 worker kills, ~20 minutes
+    .venv/bin/python bench/kills.py --kills 40 --baseline 90 --kill service
+    .venv/bin/python bench/kills.py --restarts 30 --kill worker   # restart to health only
+    .venv/bin/python bench/kills.py --restarts 30 --kill service --workers 0
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ import itertools
 import json
 import os
 import random
+import signal
 import sqlite3
 import statistics
 import subprocess
@@ -60,25 +68,39 @@ h = _harness()
 
 
 class Server:
-    """``dixit serve`` on one SQLite file; :meth:`start` answers the seconds until health."""
+    """``dixit serve`` on one SQLite file, in a process group of its own; :meth:`start` and
+    :meth:`restart` answer the seconds until health."""
 
-    def __init__(self, root: Path, bot_delay: float) -> None:
+    def __init__(self, root: Path, bot_delay: float, kill: str, workers: int | None) -> None:
         self.root = root
         self.path = root / "dixit.sqlite3"
         self.port = h.free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_base = f"ws://127.0.0.1:{self.port}"
         self.bot_delay = bot_delay
+        self.what = kill  # "worker" or "service"
+        self.extra = () if workers is None else ("--workers", str(workers))
         self.proc: subprocess.Popen[bytes] | None = None
+        self.worker: int | None = None  # the pid that answered health last (supervised)
+        self.killed_at = 0.0  # when the worker was killed (monotonic)
         self.health_cpu_s: list[float] = []  # CPU seconds of each start until health
         self.log = open(root / "server.log", "ab")  # noqa: SIM115 (kept open for the run)
 
-    def cpu_s(self) -> float:
-        """CPU seconds the server process has used (user and system): on a shared machine a
-        steadier figure than the wall time it took."""
+    def cpu_s(self, pid: int | None = None) -> float:
+        """CPU seconds (user and system) of process ``pid``, or of every process of the
+        service now (on a shared machine a steadier figure than the wall time it took)."""
         assert self.proc is not None
-        stat = Path(f"/proc/{self.proc.pid}/stat").read_text().rpartition(")")[2].split()
-        return (int(stat[11]) + int(stat[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+        total = 0.0
+        for entry in [str(pid)] if pid else os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text().rpartition(")")[2].split()
+            except OSError:
+                continue
+            if pid or int(stat[2]) == self.proc.pid:  # its process group
+                total += (int(stat[11]) + int(stat[12])) / os.sysconf("SC_CLK_TCK")
+        return total
 
     def start(self) -> float:
         started = time.monotonic()
@@ -88,27 +110,59 @@ class Server:
                 *("--host", "127.0.0.1", "--database", f"sqlite:///{self.path}"),
                 *("--data-dir", str(self.root / "data"), "--rate-limits", "off"),
                 *("--bot-delay", str(self.bot_delay), "--log-level", "warning"),
-                *("--client-dir", str(self.root / "no-client")),
+                *("--client-dir", str(self.root / "no-client"), *self.extra),
             ],
             stdout=self.log,
             stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group: the service, killed at once
         )
+        return self._healthy(started, None)
+
+    def _healthy(self, started: float, dead: int | None) -> float:
+        """Seconds since ``started`` until health is answered (not by process ``dead``)."""
         while True:
+            assert self.proc is not None
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the server exited with {self.proc.returncode}")
             try:
                 with urllib.request.urlopen(f"{self.base}/api/health", timeout=1) as answer:
-                    if answer.status == 200:
-                        self.health_cpu_s.append(self.cpu_s())
-                        return time.monotonic() - started
+                    tag = answer.headers.get("x-dixit-worker")
+                    worker = int(tag.split(":")[1]) if tag else None
+                    if answer.status == 200 and (worker is None or worker != dead):
+                        elapsed = time.monotonic() - started
+                        self.worker = worker
+                        self.health_cpu_s.append(self.cpu_s(worker if dead else None))
+                        return elapsed
             except OSError:
                 time.sleep(0.01)
 
     def kill(self) -> None:
+        """SIGKILL to every process of the service."""
         if self.proc is not None:
-            self.proc.kill()
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait()
+            h.gone(self.proc.pid)  # its worker too: the port is free
             self.proc = None
+
+    def crash(self) -> None:
+        """What ``--kill`` says dies: the worker (the supervisor stays) or the service."""
+        if self.what == "worker":
+            assert self.worker is not None, "--kill worker needs a supervised server"
+            self.killed_at = time.monotonic()
+            os.kill(self.worker, signal.SIGKILL)
+            stat = Path(f"/proc/{self.worker}/stat")
+            while stat.exists() and time.monotonic() - self.killed_at < 2:  # until reaped
+                time.sleep(0.001)
+        else:
+            self.kill()
+
+    def restart(self) -> float:
+        """After :meth:`crash`: the seconds until health (a worker is started again by its
+        supervisor, the service by the bench)."""
+        if self.what == "worker":
+            return self._healthy(self.killed_at, self.worker)
+        return self.start()
 
 
 @dataclass
@@ -333,13 +387,15 @@ def _spread(values: list[float]) -> dict[str, float] | None:
 
 async def campaign(args: argparse.Namespace) -> dict[str, Any]:
     root = Path(tempfile.mkdtemp(prefix="dixit-bench-kills-"))
-    server = Server(root, args.bot_delay)
-    server.start()
-    if args.stored_rooms:
-        _seed_rooms(server.path, args.stored_rooms)
-        server.kill()
-        server.start()
+    server = Server(root, args.bot_delay, args.kill, args.workers)
     try:
+        server.start()
+        if args.stored_rooms:
+            _seed_rooms(server.path, args.stored_rooms)
+            server.kill()
+            server.start()
+        if args.kill == "worker" and server.worker is None:
+            raise SystemExit("--kill worker: the server runs no supervised worker (--workers 0)")
         if args.restarts:
             return await asyncio.to_thread(_restarts, server, args.restarts)
         return await _run(server, args)
@@ -348,18 +404,24 @@ async def campaign(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _restarts(server: Server, count: int) -> dict[str, Any]:
-    """Kill the idle server and restart it ``count`` times: the seconds until health."""
+    """Kill the idle server (``--kill``) and restart it ``count`` times: the seconds until
+    health. A worker is killed once it has lived 5.5 s: one that dies younger than 5 s is
+    started again after a pause (``dixit.infra.workers.STEADY_S``), not at once."""
     times: list[float] = []
     load: list[float] = []
     server.health_cpu_s.clear()
     for _ in range(count):
+        time.sleep(5.5 if server.what == "worker" else 0.5)
         load.append(os.getloadavg()[0])
-        server.kill()
-        times.append(server.start())
-        time.sleep(0.5)
+        server.crash()
+        times.append(server.restart())
     cpu = server.health_cpu_s
-    print(f"restart to health ({count} restarts): {_s(times)}; its CPU time: {_s(cpu)}")
+    print(
+        f"restart to health ({count} restarts, --kill {server.what}): {_s(times)}; "
+        f"its CPU time: {_s(cpu)}"
+    )
     return {
+        "kill": server.what,
         "restarts": count,
         "restart_to_health_s": _spread(times),
         "restart_to_health_cpu_s": _spread(cpu),
@@ -376,8 +438,8 @@ async def _run(server: Server, args: argparse.Namespace) -> dict[str, Any]:
     cpu_begun = server.cpu_s()
     await asyncio.sleep(args.baseline)
     killing = time.monotonic()
-    cpu_killing = server.cpu_s()
-    killed_cpu = -cpu_killing  # CPU seconds of the processes during the kills
+    cpu_killing = mark = server.cpu_s()
+    killed_cpu = 0.0  # CPU seconds of the service's processes during the kills
     restarts: list[float] = []
     resumed: list[float] = []
     moved: list[float] = []  # health to the first move of anyone
@@ -388,9 +450,10 @@ async def _run(server: Server, args: argparse.Namespace) -> dict[str, Any]:
         pause = rng.uniform(5.0, 10.0)  # from health to the next kill
         before = await asyncio.to_thread(_max_rowid, server.path)
         load.append(os.getloadavg()[0])
-        killed_cpu += server.cpu_s()
-        server.kill()
-        restarts.append(await asyncio.to_thread(server.start))
+        killed_cpu += server.cpu_s() - mark
+        server.crash()
+        mark = server.cpu_s() if server.what == "worker" else 0.0  # what survived the kill
+        restarts.append(await asyncio.to_thread(server.restart))
         probe = asyncio.to_thread(_first_moves, server.path, before, min(4.5, pause))
         (anyone, first), _ = await asyncio.gather(probe, asyncio.sleep(pause))
         if anyone is not None:
@@ -407,11 +470,12 @@ async def _run(server: Server, args: argparse.Namespace) -> dict[str, Any]:
             flush=True,
         )
     ended = time.monotonic()
-    killed_cpu += server.cpu_s()
+    killed_cpu += server.cpu_s() - mark
     stop.set()
     await games
     server.kill()
     result = {
+        "kill": args.kill,
         "games": args.games,
         "kills": args.kills,
         "stored_rooms": args.stored_rooms,
@@ -467,6 +531,16 @@ def main() -> None:
     parser.add_argument("--bot-delay", type=float, default=1.0, help="computer players' pace")
     parser.add_argument("--stored-rooms", type=int, default=100_000)
     parser.add_argument("--restarts", type=int, default=0, help="only restart the idle server")
+    parser.add_argument(
+        "--kill",
+        choices=("worker", "service"),
+        default="worker",
+        help="kill the serving worker (its supervisor starts it again) or every process of "
+        "the service (the bench starts it again) (default: worker)",
+    )
+    parser.add_argument(
+        "--workers", type=int, default=None, help="dixit serve --workers N (default: its own)"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     result = asyncio.run(campaign(args))

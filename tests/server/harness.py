@@ -38,7 +38,8 @@ def free_port() -> int:
 
 @dataclass
 class ServerProcess:
-    """``dixit serve`` on 127.0.0.1 with its own database; kill -9 and restart at will."""
+    """``dixit serve`` on 127.0.0.1 with its own database, in a process group of its own (the
+    supervisor, its fork server and its worker); kill -9 and restart at will."""
 
     database: str
     workdir: Path
@@ -81,29 +82,50 @@ class ServerProcess:
             stdout=log_fd,
             stderr=subprocess.STDOUT,
             env=env,
+            start_new_session=True,  # its own process group, killed whole by kill()
         )
         os.close(log_fd)
+        self.serving()
+
+    def serving(self, dead: int | None = None) -> int | None:
+        """Wait until health answers, not from process ``dead``: the pid of the worker that
+        answered (None: an unsupervised server, ``--workers 0``)."""
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
+            assert self.proc is not None
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited with {self.proc.returncode}")
             try:
                 with urllib.request.urlopen(f"{self.base}/api/health", timeout=1) as answer:
-                    if answer.status == 200:
-                        return
+                    tag = answer.headers.get("x-dixit-worker")
+                    worker = int(tag.split(":")[1]) if tag else None
+                    if answer.status == 200 and (worker is None or worker != dead):
+                        return worker
             except OSError:
                 time.sleep(0.05)
         raise RuntimeError("server did not come up")
+
+    def kill_worker(self) -> tuple[int, int]:
+        """SIGKILL the supervised worker serving now and wait until its supervisor's new one
+        answers: (the killed pid, the new one)."""
+        dead = self.serving()
+        assert dead is not None, "an unsupervised server (--workers 0) has no worker"
+        os.kill(dead, signal.SIGKILL)
+        new = self.serving(dead)
+        assert new is not None
+        return dead, new
 
     def _log(self) -> int:
         """A file descriptor for the server's output (the child keeps its own copy)."""
         return os.open(self.workdir / "server.log", os.O_WRONLY | os.O_CREAT | os.O_APPEND)
 
     def kill(self) -> None:
-        """SIGKILL: no shutdown code runs."""
+        """SIGKILL to every process of the server: no shutdown code runs."""
         if self.proc is not None:
-            self.proc.send_signal(signal.SIGKILL)
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait(10)
+            gone(self.proc.pid)
             self.proc = None
 
     def stop(self) -> None:
@@ -115,6 +137,17 @@ class ServerProcess:
                 self.proc.kill()
                 self.proc.wait(10)
             self.proc = None
+
+
+def gone(group: int) -> None:
+    """Until no process of process group ``group`` is left (its port is free then)."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(group, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.01)
 
 
 def http(

@@ -155,7 +155,6 @@ class Proc:
             room.follower.stop()
             room.autoplay.shutdown()
             room.attendance.abandon()
-            room.talk.close()
             for conn in list(room.fanout.conns.values()):
                 conn.closed = True
         self.hub.rooms.clear()

@@ -121,7 +121,7 @@ def test_a_timers_notices_leave_with_the_updates_of_its_move_and_its_hand_over(
             publish = a.pubsub.publish
 
             async def holding(channel: str, message: str, *, echo: bool = True) -> None:
-                if "game" in json.loads(message):  # a change note (not a notice's)
+                if json.loads(message)["kind"] == "change":  # (not a notice)
                     held.append(asyncio.get_running_loop().create_future())
                     await held[-1]
                 await publish(channel, message, echo=echo)

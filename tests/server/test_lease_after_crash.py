@@ -198,3 +198,43 @@ def test_a_lease_a_live_process_holds_is_not_taken(tmp_path: Path) -> None:
         asyncio.run(main())
     finally:
         server.stop()
+
+
+def test_a_killed_worker_is_started_again_and_drives_its_predecessors_rooms_at_once(
+    tmp_path: Path,
+) -> None:
+    """``dixit serve`` supervises its worker by default: the worker SIGKILLed holding the room's
+    lease (an hour left on it), its supervisor starts another from the pre-imported fork server
+    (no cold start) and that one takes the lease over: Ann's clue is answered by the computer
+    players. The supervisor is the same process throughout."""
+    server, db = _started(tmp_path)
+
+    async def main() -> int:
+        ticket = create_room(server.base, "Ann", bots=2, first_storyteller="host")
+        ann = Client(server.ws_base, ticket)
+        await ann.connect()
+        assert (await ann.command("start_game"))["type"] == "ack"
+        await _phase(ann, "clue")
+        code = ticket["code"]
+        held, epoch, _ = _until(lambda: db.lease(code), "the server holds the room's lease")
+        supervisor = server.proc.pid if server.proc else None
+        db.hold_for_an_hour(code, held)
+        dead, new = server.kill_worker()
+        assert str(dead) in held and new != dead
+        assert server.proc is not None and server.proc.pid == supervisor
+        assert server.proc.poll() is None
+
+        await ann.connect(since=ann.version)
+        assert (await ann.command("give_clue", **_clue(ann)))["type"] == "ack"
+        await _phase(ann, "vote")  # both computer players handed in a card
+        holder, new_epoch, _ = _until(lambda: db.lease(code), "a lease")
+        assert holder != held and str(new) in holder and new_epoch == epoch + 1
+        await ann.close()
+        return dead
+
+    try:
+        dead = asyncio.run(main())
+    finally:
+        server.stop()
+    log = (tmp_path / "server.log").read_text()
+    assert f"worker 1 (pid {dead}) was killed by SIGKILL; starting it again" in log

@@ -17,11 +17,17 @@ Building a book is 0.5-1.4 s of pure Python, and a server restarted after a cras
 for every room with a computer player at once (#30). :meth:`CardBook.copy` gives a room its
 own book in about a millisecond: it shares the deck's text, index and vectors with the built
 one, and learning copies only what it changes, so the shared book is never written.
+
+A book and its copies also share what they have read of each word of a clue (its forms, and
+what it scores on each card) and, for readings of the cards' own text, of each whole phrase: a
+storyteller weighs the same bank phrases (clues and their anchors) round after round and room
+after room, and a book forgets its fits whenever it learns (#27).
 """
 
 from __future__ import annotations
 
 import math
+import operator
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -44,6 +50,8 @@ WORDS_HALF = 8.0  # a word-match score this high reads as 0.5 (scores saturate t
 SEMANTIC_WEIGHT = 1.0
 PIVOT_WEIGHT = 2.0  # the strong reading's word-by-word match across languages (#27)
 FIT_CACHE = 4096  # clues whose fits over the whole book are kept
+WORDS_KEPT = 4096  # words read (each reading apart) kept by a book for itself and its copies
+PHRASES_KEPT = 4096  # the same of whole phrases (readings of the cards' own text only)
 DOC_FIELDS = ("title", "description", "things", "themes", "moods", "keywords")
 SEEN_FIELDS = ("description", "alt_text", "things", "keywords")  # what the picture shows
 CLUE_KINDS = ("title", "themes")  # the card text a storyteller may say as it is
@@ -62,9 +70,14 @@ class Reading:
 
     @property
     def key(self) -> tuple[object, ...]:
-        """A hashable value equal for equal readings (cache key)."""
+        """A hashable value equal for equal readings (cache key; one object per value, as the
+        caches hold one in each of their keys)."""
         weights = tuple(sorted(self.weights.items()))
-        return (weights, self.concepts, self.learned, self.semantic, self.seen_only, self.pivot)
+        key = (weights, self.concepts, self.learned, self.semantic, self.seen_only, self.pivot)
+        return _READING_KEYS.setdefault(key, key)
+
+
+_READING_KEYS: dict[tuple[object, ...], tuple[object, ...]] = {}
 
 
 FULL = Reading(
@@ -109,6 +122,50 @@ class _Token:
     """One thing a clue says: word forms with their weights (a card scores its best form)."""
 
     forms: Mapping[str, float]
+
+
+@dataclass(frozen=True, slots=True)
+class _WordRead:
+    """What one word of a clue scores on the cards it reaches (rows of the book, amounts; None
+    when it reaches none), and what that was read from: the count of cards and each form's
+    posting list. Learning never changes a posting list but replaces it
+    (:meth:`CardBook._post_learned`), and a form's idf depends only on the count of cards and
+    the length of its list, so the read holds for every book whose count and lists are these
+    very ones (a copy that has not learned the word's forms)."""
+
+    cards: int
+    forms: tuple[str, ...]
+    posts: tuple[object, ...]  # each form's list (None: none), compared by identity
+    scores: tuple[npt.NDArray[np.intp], npt.NDArray[np.float64]] | None
+
+    def holds(self, index: Mapping[str, object], cards: int) -> bool:
+        return cards == self.cards and all(
+            map(operator.is_, map(index.get, self.forms), self.posts)
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class _PhraseRead:
+    """A phrase as a reading of the cards' own text reads it: its words' reads, and its
+    weighted likeness of meaning (the cards' text vectors never change). It holds while its
+    words' reads hold."""
+
+    cards: int
+    reads: tuple[_WordRead, ...]
+    meaning: npt.NDArray[np.float32] | None
+
+    @property
+    def words(self) -> npt.NDArray[np.float64]:
+        """The words' scores summed, before the cards' length norm (every learned clue
+        changes it)."""
+        words = np.zeros(self.cards)
+        for read in self.reads:
+            if read.scores is not None:
+                words[read.scores[0]] += read.scores[1]
+        return words
+
+    def holds(self, index: Mapping[str, object], cards: int) -> bool:
+        return cards == self.cards and all(r.holds(index, cards) for r in self.reads)
 
 
 def _card_text(card: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
@@ -200,6 +257,9 @@ class CardBook:
                 self._lengths[i] += sum(fields.values())
         self._touched: set[str] | None = None  # forms whose idf is stale (None: every form)
         self._idf: dict[str, float] = {}
+        # Shared with every copy (see _WordRead); written by whichever book reads a word.
+        self._words: dict[tuple[str, tuple[object, ...]], _WordRead] = {}
+        self._phrases: dict[tuple[str, tuple[object, ...]], _PhraseRead] = {}
         self._refresh()
 
     def copy(self) -> CardBook:
@@ -220,6 +280,7 @@ class CardBook:
         book._touched, book._stale = set(), False
         book._fits, book._postings = {}, {}
         book._idf, book._norm_array = self._idf, self._norm_array  # replaced, never changed
+        book._words, book._phrases = self._words, self._phrases
         return book
 
     @classmethod
@@ -305,10 +366,7 @@ class CardBook:
         changes), so a room's book does not go over the whole index again for a clue."""
         self._stale = False
         self._fits: dict[tuple[str, tuple[object, ...]], npt.NDArray[np.float64]] = {}
-        self._postings: dict[
-            tuple[object, ...],
-            dict[str, tuple[npt.NDArray[np.intp], npt.NDArray[np.float64]] | None],
-        ] = {}
+        self._postings: dict[tuple[object, ...], dict[str, list[tuple[int, float]]]] = {}
         n = max(len(self._cards), 1)
         touched = self._index if self._touched is None else self._touched
         idf = {f: math.log(1.0 + n / len(self._index[f])) for f in touched}
@@ -379,17 +437,17 @@ class CardBook:
 
     def tokens(self, clue: str, reading: Reading = FULL) -> list[_Token]:
         """The clue as scoring tokens: each word with the concepts it belongs to."""
-        tokens: list[_Token] = []
-        for word in content_words(clue):
-            direct = forms(word)
-            weights = dict.fromkeys(direct, 1.0)
-            if reading.concepts:
-                for f in direct:
-                    for concept in self._concepts.get(f, ()):
-                        for s in concept:
-                            weights.setdefault(s, CONCEPT_SHARE)
-            tokens.append(_Token(weights))
-        return tokens
+        return [self._token(word, reading.concepts) for word in content_words(clue)]
+
+    def _token(self, word: str, concepts: bool) -> _Token:
+        direct = forms(word)
+        weights = dict.fromkeys(direct, 1.0)
+        if concepts:
+            for f in direct:
+                for concept in self._concepts.get(f, ()):
+                    for s in concept:
+                        weights.setdefault(s, CONCEPT_SHARE)
+        return _Token(weights)
 
     def fit(self, clue: str, card_ids: Sequence[str], reading: Reading = FULL) -> list[float]:
         """How well ``clue`` fits each card: matching words (saturating towards 1) plus the
@@ -410,19 +468,34 @@ class CardBook:
         found = self._fits.get(key)
         if found is not None:
             return found
-        n = len(self._cards)
-        words = np.zeros(n)
-        postings = self._postings.setdefault(key[1], {})
-        for token in self.tokens(clue, reading):
-            hits = [(p, share) for f, share in token.forms.items()
-                    if (p := self._posted(f, reading, postings)) is not None]  # fmt: skip
-            if hits:  # a card scores the token's best form it has
-                best = np.zeros(n)
-                rows = np.concatenate([p[0] for p, _ in hits])
-                np.maximum.at(best, rows, np.concatenate([p[1] * share for p, share in hits]))
-                words += best
+        # A reading of learned clues reads their vectors, which change in place as a book
+        # learns: its phrases are read anew by each book.
+        shared = not reading.learned
+        phrase = self._phrases.get(key) if shared else None
+        if phrase is None or not phrase.holds(self._index, len(self._cards)):
+            phrase = self._read(clue, reading, key[1])
+            if shared:
+                if len(self._phrases) >= PHRASES_KEPT:
+                    self._phrases.clear()
+                self._phrases[key] = phrase
+        words = phrase.words
         words /= self._norm_array
         out = words / (words + WORDS_HALF)
+        if phrase.meaning is not None:
+            out += phrase.meaning
+        if reading.pivot > 0 and self._pivot is not None:
+            pivot = self._pivot.scores(clue)  # the cards that joined by learning have none
+            out[: len(pivot)] += reading.pivot * pivot
+        if len(self._fits) >= FIT_CACHE:
+            self._fits.clear()
+        self._fits[key] = out
+        return out
+
+    def _read(self, clue: str, reading: Reading, reading_key: tuple[object, ...]) -> _PhraseRead:
+        """:meth:`fit_all`'s parts: the words' reads, and the meaning."""
+        n = len(self._cards)
+        reads = tuple(self._word_read(word, reading, reading_key) for word in content_words(clue))
+        meaning = None
         if reading.semantic > 0 and n:
             q = self.vector(clue)
             if q is not None:
@@ -430,37 +503,56 @@ class CardBook:
                     docs = self._seen
                 else:
                     docs = self._docs if reading.learned else self._docs[:, : len(LANGS)]
-                out += reading.semantic * np.maximum((docs @ q).max(axis=1), 0.0)
-        if reading.pivot > 0 and self._pivot is not None:
-            shared = self._pivot.scores(clue)  # the cards that joined by learning have none
-            out[: len(shared)] += reading.pivot * shared
-        if len(self._fits) >= FIT_CACHE:
-            self._fits.clear()
-        self._fits[key] = out
-        return out
+                meaning = reading.semantic * np.maximum((docs @ q).max(axis=1), 0.0)
+                meaning.flags.writeable = False
+        return _PhraseRead(n, reads, meaning)
+
+    def _word_read(self, word: str, reading: Reading, reading_key: tuple[object, ...]) -> _WordRead:
+        """What ``word`` scores on the cards it reaches: on each, the best of the word's forms
+        the card has (read once for the book and its copies while it holds; see _WordRead)."""
+        n = len(self._cards)
+        read = self._words.get((word, reading_key))
+        if read is not None and read.holds(self._index, n):
+            return read
+        token = self._token(word, reading.concepts)
+        postings = self._postings.setdefault(reading_key, {})
+        best: dict[int, float] = {}  # plain Python: a word's forms reach a few cards each
+        for f, share in token.forms.items():
+            for i, value in self._posted(f, reading, postings):
+                value *= share
+                if value > best.get(i, 0.0):
+                    best[i] = value
+        scores = None
+        if best:
+            rows = np.fromiter(best.keys(), dtype=np.intp, count=len(best))
+            scores = (rows, np.fromiter(best.values(), dtype=np.float64, count=len(best)))
+        if len(self._words) >= WORDS_KEPT:
+            self._words.clear()
+        posts = tuple(map(self._index.get, token.forms))
+        read = self._words[(word, reading_key)] = _WordRead(n, tuple(token.forms), posts, scores)
+        return read
 
     def _posted(
         self,
         form: str,
         reading: Reading,
-        cache: dict[str, tuple[npt.NDArray[np.intp], npt.NDArray[np.float64]] | None],
-    ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float64]] | None:
+        cache: dict[str, list[tuple[int, float]]],
+    ) -> list[tuple[int, float]]:
         """Cards having ``form`` and its weight in each (field weights x idf), kept in
         ``cache`` (the reading's)."""
-        if form in cache:
-            return cache[form]
+        found = cache.get(form)
+        if found is not None:
+            return found
         posts = self._index.get(form)
-        result = None
-        if posts:
-            weights = reading.weights if reading.learned else {**reading.weights, "clues": 0.0}
-            idf = self._idf[form]
-            rows = np.fromiter(posts.keys(), dtype=np.intp, count=len(posts))
-            values = np.array(
-                [idf * sum(weights.get(name, 0.0) * v for name, v in fields.items())
-                 for fields in posts.values()]
-            )  # fmt: skip
-            result = (rows, values)
-        cache[form] = result
+        if not posts:
+            cache[form] = []
+            return cache[form]
+        weights = reading.weights if reading.learned else {**reading.weights, "clues": 0.0}
+        idf = self._idf[form]
+        result = cache[form] = [
+            (i, idf * sum(weights.get(name, 0.0) * v for name, v in fields.items()))
+            for i, fields in posts.items()
+        ]
         return result
 
     def phrases(self, card_id: str, lang: str) -> list[tuple[str, str]]:

@@ -38,6 +38,7 @@ from .text import content_words, stem
 HAND = 6
 MAX_CLUE = 80  # characters: longer phrases are not offered as clues
 STYLE_REPEAT = 0.06  # against a kind of clue among this player's last two this game
+TABLE_STYLES = 4  # facing people: against a kind among the game's last four clues instead
 VARIETY = 0.05  # a random nudge among near-best clues: the same card need not get the same clue
 PLAINNESS = 0.3  # against a clue whose words beyond half are the words of what the card shows
 LABEL_WORDS = 2  # a clue of at most this many words, all naming the card's main things, is a label
@@ -49,13 +50,62 @@ MODEL_ACCURACY = 0.6  # how often a reader like the model finds the card (typica
 BELIEF_NOISE = 0.15  # how sharply a listener trusts its own reading when it weighs a second vote
 SOME_POINTS = 3  # what finding the card usually scores (some, not all, found it)
 GIVEN = 1  # the point a second vote gives its card's owner, a rival
-# A person reading the pictures finds the card with chance sigmoid(b0 + b1 m_clue + b2 m_anchor),
-# m: how much better the card fits than the best other card on the table ((mine - best) /
-# max), by the clue and by the visible thing it hangs on (its anchor), as the card's
-# description reads them. Fitted on the picture-only panel's 494 banked rounds, rounds 1-3
-# (tools/clue_panel_fit.py): the raters found the card in 86 %, less often when another card
-# fitted the clue or showed its anchor as well.
-PICTURE_READER = (1.57, 3.62, 1.22)
+RIVAL = 0.8  # another card that fits the clue at least this well, as a share of the card's fit
+RIVALS_CAP = 4  # rivals counted up to this many
+WORDS_CAP = 8  # a clue's words counted up to this many
+MARGIN_FLOOR = -0.3  # margins below count as this: the panel has few rounds there (48 of 674)
+
+
+@dataclass(frozen=True, slots=True)
+class PictureReader:
+    """How a person reading the pictures finds the storyteller's card: with chance
+    ``sigmoid(bias + kinds[kind] + words w + clue m_clue + anchor m_anchor + rivals r)``.
+
+    ``m_clue``, ``m_anchor``: how much better the card fits than the best other card on the
+    table ((mine - best) / max, at least :data:`MARGIN_FLOOR`), by the clue and by the visible
+    thing it hangs on (its anchor), as the cards' descriptions read them; ``r``: the other
+    cards that fit the clue at least :data:`RIVAL` as well as the card (:func:`rivals`); ``w``:
+    the clue's length (:func:`clue_length`); ``kinds``: the kinds of clue found more or less
+    often than a saying,
+    an idea or a situation.
+    """
+
+    bias: float
+    clue: float
+    anchor: float
+    rivals: float
+    words: float
+    kinds: Mapping[str, float]
+
+    def prior(self, clue: str, kind: str) -> float:
+        """The part of the logit that does not depend on the table."""
+        return self.bias + self.kinds.get(kind, 0.0) + self.words * clue_length(clue)
+
+
+def clue_length(clue: str) -> float:
+    """A clue's words, up to :data:`WORDS_CAP`, as a share of it (longer clues say more)."""
+    return min(len(clue.split()), WORDS_CAP) / WORDS_CAP
+
+
+def rivals(count: float | npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """Other cards that fit as well as nearly the card, up to :data:`RIVALS_CAP`, as a share."""
+    return np.minimum(count, RIVALS_CAP) / RIVALS_CAP
+
+
+# Fitted on the picture-only panel's 674 banked rounds, rounds 1-4 (tools/clue_panel_fit.py,
+# docs/ai.md "Who is a person"): the raters found the card in 85 %; less often with a rival
+# card on the table, a feeling, a short clue; more often with a "thing" (a plain description).
+PICTURE_READER = PictureReader(
+    bias=1.81, clue=0.96, anchor=0.83, rivals=-1.06, words=0.93,
+    kinds={"feeling": -0.35, "thing": 0.94},
+)  # fmt: skip
+# Facing people, a leaning per kind of clue (against a saying) and against a clue of at most
+# SHORT_CLUE words: 0.1 per point of rating the panel gave less at an equal chance of finding
+# the card (rounds 1-4, tools/clue_panel_fit.py), times the share of the other seats that are
+# people. On top of the level's kind_taste, which leans the same way at every table.
+SHORT_CLUE = 2
+PEOPLE_TASTE = {"idea": -0.016, "feeling": -0.027, "situation": -0.027, "thing": -0.092}
+PEOPLE_SHORT = -0.03
 
 People = Callable[[], AbstractSet[str]]
 
@@ -123,6 +173,12 @@ def is_label(clue: str, labels: frozenset[str], lang: str) -> bool:
     """Whether a short clue only names the card's main things ("girl", "long beard")."""
     words = content_words(clue)
     return 0 < len(words) <= LABEL_WORDS and all(stem(w, lang) in labels for w in words)
+
+
+def people_taste(candidate: Candidate) -> float:
+    """The storyteller's leaning towards a clue facing people (:data:`PEOPLE_TASTE`)."""
+    short = len(candidate.clue.split()) <= SHORT_CLUE
+    return PEOPLE_TASTE.get(candidate.kind, 0.0) + (PEOPLE_SHORT if short else 0.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,6 +349,8 @@ class ReadingBot:
             people = [p in present for p in others]
         said = {said_key(r.clue) for r in view.rounds}
         mine = [r for r in view.rounds if r.storyteller == view.viewer][-2:]
+        if people is not None and any(people):  # people hear every clue: vary across the table
+            mine = list(view.rounds[-TABLE_STYLES:])
         recent = [self.kind_told(r.storyteller_card, r.clue) for r in mine]
         per_player = view.rules.cards_each_for(len(view.players))
         votes = view.rules.votes_each_for(len(view.players))
@@ -327,7 +385,8 @@ class ReadingBot:
         told in the game (as :func:`said_key`); ``recent``: the kinds of this player's last clues;
         ``votes``: how many votes each listener has (two at a big Odyssey table); ``people``:
         for each other player, whether it is a person (read as a picture reader) or a computer
-        (read as a computer listener reads); none known: all computers.
+        (read as a computer listener reads); none known: all computers. Facing people it tells
+        no one-word clue (while it has another) and leans by :func:`people_taste`.
         """
         skill = self.skill
         known = [c for c in hand if self.book.knows(c)]
@@ -340,6 +399,8 @@ class ReadingBot:
             if len(found) > skill.tell_clues:
                 found = self.rng.sample(found, skill.tell_clues)
             options.extend((card, c) for c in found)
+        if people is not None and any(people):  # people rated one-word clues low (2.95)
+            options = [(card, c) for card, c in options if len(c.clue.split()) > 1] or options
         if not options:
             return self.rng.choice(hand), self.rng.choice(words_for(self.lang))
         if skill.tables <= 0:
@@ -353,12 +414,14 @@ class ReadingBot:
         humans = np.array(people if people is not None else [False] * len(trust), dtype=bool)
         seed = self.rng.getrandbits(32)  # the same imagined tables for every candidate
         used = [k for k in recent or [] if k]
+        facing = float(humans.mean()) if humans.any() else 0.0  # the share of people
         scored = [
             (
                 self.success(card, c, pool, trust, per_player, seed, votes, humans)
                 - STYLE_REPEAT * used.count(c.kind)
                 - PLAINNESS * max(0.0, c.plain - 0.5)
                 + skill.kind_taste.get(c.kind, 0.0)
+                + facing * people_taste(c)
                 + VARIETY * self.rng.random(),
                 self.rng.random(),
                 card,
@@ -376,13 +439,14 @@ class ReadingBot:
     ) -> float:  # fmt: skip
         """Estimated chance that some but not all of the other players find ``card``.
 
-        Each listener ``i`` reads with probability ``readers[i]`` and otherwise votes at random;
-        decoys are the best fits of random hands. A computer listener reads what the pictures
-        show (the skill's ``predicts_with``); a person (``people[i]``) as the panel's picture
-        readers did (:func:`picture_readers`): a clue acted out by the only card that shows its
-        anchor is found at once. With two ``votes`` a listener finds the card with either (a
-        second vote drawn like the first from the cards left), so a clue must be harder to be
-        found by some.
+        Each computer listener ``i`` reads with probability ``readers[i]`` and otherwise votes
+        at random; decoys are the best fits of random hands. A computer listener reads what the
+        pictures show (the skill's ``predicts_with``); a person (``people[i]``) as the panel's
+        picture readers did (:func:`picture_readers`, which holds their misses: ``readers`` does
+        not apply): a clue acted out by the only card that shows its anchor is found more
+        often, a clue with rival cards less. With two ``votes`` a listener finds the card with
+        either (a second vote drawn like the first from the cards left), so a clue must be
+        harder to be found by some.
         """
         skill = self.skill
         others = len(readers)
@@ -424,8 +488,13 @@ class ReadingBot:
             anchor = candidate.anchor or candidate.clue
             shows = self.book.fit_all(anchor, skill.predicts_with)[at]
             decoy_ids = np.take_along_axis(draws, order, axis=2)  # (tables, others, per_player)
-            person = picture_readers((mine, decoys), (float(shows[0]), shows[1:][decoy_ids]), votes)
+            prior = PICTURE_READER.prior(candidate.clue, candidate.kind)
+            shown = (float(shows[0]), shows[1:][decoy_ids])
+            person = picture_readers((mine, decoys), shown, votes, prior)
             p = np.where(people[None, :], person, p)
+            # The person model is fitted on what people did, their misses included: a person's
+            # record is not held against the computer listeners' accuracy.
+            readers = np.where(people, 1.0, readers)
         each = readers[None, :] * p + (1.0 - readers[None, :]) * chance
         some = 1.0 - each.prod(axis=1) - (1.0 - each).prod(axis=1)
         return float(some.mean())
@@ -446,17 +515,23 @@ def picture_readers(
     clue: tuple[float, npt.NDArray[np.float64]],
     anchor: tuple[float, npt.NDArray[np.float64]],
     votes: int = 1,
+    prior: float = PICTURE_READER.bias,
 ) -> npt.NDArray[np.float64]:
     """The chance that a person finds the card, for each listener of each imagined table.
 
     ``clue`` and ``anchor``: how well the storyteller's card fits the clue (and shows the thing
-    the clue hangs on), and the same for every decoy (tables x seats x cards each). A person
-    sees every card but its own; the margin of the card over the best other one, by each
-    reading, goes through :data:`PICTURE_READER`. Two votes: either may find it.
+    the clue hangs on), and the same for every decoy (tables x seats x cards each); ``prior``:
+    the clue's own part (:meth:`PictureReader.prior`). A person sees every card but its own;
+    the margins of the card over the best other one and the rivals it has go through
+    :data:`PICTURE_READER`. Two votes: either may find it.
     """
-    logit = np.full(clue[1].shape[:2], PICTURE_READER[0])
-    for (mine, decoys), weight in zip((clue, anchor), PICTURE_READER[1:], strict=True):
+    model = PICTURE_READER
+    logit = np.full(clue[1].shape[:2], prior)
+    for (mine, decoys), weight in zip((clue, anchor), (model.clue, model.anchor), strict=True):
         best = _best_elsewhere(decoys.max(axis=2))
-        logit += weight * (mine - best) / np.maximum(np.maximum(mine, best), 1e-9)
+        margin = (mine - best) / np.maximum(np.maximum(mine, best), 1e-9)
+        logit += weight * np.maximum(margin, MARGIN_FLOOR)
+    near = (clue[1] >= RIVAL * clue[0]).sum(axis=2)  # (tables, seats)
+    logit += model.rivals * rivals(near.sum(axis=1, keepdims=True) - near)
     found: npt.NDArray[np.float64] = 1.0 / (1.0 + np.exp(-logit))
     return 1.0 - (1.0 - found) ** votes if votes > 1 else found

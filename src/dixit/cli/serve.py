@@ -8,9 +8,12 @@ import logging
 import os
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from dixit.storage.retention import Retention, parse_duration
+
+if TYPE_CHECKING:
+    from dixit.server import ServerConfig
 
 
 def add_retention_arguments(parser: argparse.ArgumentParser) -> None:
@@ -99,12 +102,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.add_argument(
         "--workers",
         type=int,
-        default=1,
+        default=None,
         metavar="N",
-        help="server processes sharing the port, one per core (default: 1); they share the "
-        "event store (SQLite or PostgreSQL, not memory://) and, without --pubsub redis://, "
-        "fan out through a broker this process runs; a worker that dies is started again "
-        "(docs/deploy.md, 'Every core')",
+        help="server processes sharing the port, one per core (default: 1, or 0 with "
+        "--database memory://); this process supervises them and starts one that dies again "
+        "at once, forked from a copy that has the server imported (no cold start); they share "
+        "the event store (SQLite or PostgreSQL, not memory://) and, with several and without "
+        "--pubsub redis://, fan out through a broker this process runs (docs/deploy.md, "
+        "'Every core'); 0: serve in this one process, unsupervised (debugging)",
     )
     parser.add_argument(
         "--ws",
@@ -179,11 +184,7 @@ def store_location(args: argparse.Namespace) -> tuple[Path, str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    import uvicorn
-
-    from dixit.infra.uvicorn_ws import serving
-    from dixit.ops.logs import log_config
-    from dixit.server import Limits, ServerConfig, create_app
+    from dixit.server import Limits, ServerConfig
     from dixit.server.limits import RateLimits, parse_rate
 
     data_dir, database = store_location(args)
@@ -207,11 +208,18 @@ def run(args: argparse.Namespace) -> int:
         allowed_origins=tuple(args.allowed_origin),
         retention=retention_of(args, args.sweep_every or Retention().every_s),
     )
+    workers = args.workers
+    if workers is None:  # a restarted worker would find nothing of an in-memory store
+        workers = 0 if database.startswith("memory:") else 1
+    if workers > 0:
+        from dixit.server.workers import preload
+
+        preload()  # the workers' fork server imports the server while this process goes on
     problem = asyncio.run(_preflight(database, args.pubsub))
     if problem:
         _say(args.log_format, "error", f"dixit serve: cannot start: {problem}", sys.stderr)
         return 2
-    if args.workers > 1:
+    if workers > 0:
         from dixit.server.workers import WorkerOptions, serve_workers
 
         options = WorkerOptions(args.log_level, args.log_format, args.ws_compression, args.ws)
@@ -219,17 +227,29 @@ def run(args: argparse.Namespace) -> int:
             config,
             args.host,
             args.port,
-            args.workers,
+            workers,
             options,
             lambda level, text: _say(
                 args.log_format, level, text, sys.stderr if level == "error" else sys.stdout
             ),
         )
+    return _serve_here(args, config)
+
+
+def _serve_here(args: argparse.Namespace, config: ServerConfig) -> int:
+    """``--workers 0``: serve in this process, with nobody to start it again if it dies."""
+    import uvicorn
+
+    from dixit.infra.uvicorn_ws import serving
+    from dixit.ops.logs import log_config
+    from dixit.server.app import create_app
+
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::", "::1") else args.host
     _say(
         args.log_format,
         "info",
-        f"Dixit server: open http://{shown}:{args.port}/  (database: {database})",
+        f"Dixit server: open http://{shown}:{args.port}/  (database: {config.database}; "
+        "one process, unsupervised)",
         sys.stdout,
     )
     app, ws = serving(args.ws, create_app(config))

@@ -8,12 +8,13 @@ that has imported the application once (``preload``): a worker starts without im
 anything, in milliseconds rather than the second or more of a fresh interpreter (more under
 load), and the imported code's memory pages are shared between workers.
 
-A worker that exits (a crash, kill -9) is started again after a pause (0.1 s doubling to 5 s,
-back to 0.1 s once a worker has lived 30 s). SIGTERM or SIGINT stops every worker gracefully
-(SIGKILL after :data:`STOP_WAIT_S`). A worker whose supervisor has died stops by itself
-(:func:`watch_supervisor`). What a worker runs and what the workers share (the application's
-``prepare``, e.g. a broker) is the application's: it comes in as callables and a picklable
-payload.
+A worker that exits (a crash, kill -9) is started again at once; one that lived less than
+:data:`STEADY_S` (a crash at start, say its database refusing) after a pause, 0.1 s doubling
+to 5 s, so that a worker that cannot start costs little. SIGTERM or SIGINT stops every
+worker gracefully (SIGKILL after :data:`STOP_WAIT_S`). A worker whose supervisor has died stops
+by itself (:func:`watch_supervisor`). What a worker runs and what the workers share (the
+application's ``prepare``, e.g. a broker) is the application's: it comes in as callables and
+a picklable payload.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import asyncio
 import contextlib
 import logging
 import multiprocessing
+import multiprocessing.forkserver
 import multiprocessing.process
 import os
 import signal
@@ -36,8 +38,8 @@ from typing import Any
 
 log = logging.getLogger("dixit.workers")
 
-BACKOFF_S = (0.1, 5.0)
-STEADY_S = 30.0  # a worker that lived this long restarts after the shortest pause again
+BACKOFF_S = (0.1, 5.0)  # the pauses before starting again a worker that keeps dying young
+STEADY_S = 5.0  # a worker that lived this long is started again at once
 STOP_WAIT_S = 20.0
 
 
@@ -56,6 +58,14 @@ class Worker:
 def listen(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     return socket.create_server((host, port), family=family, backlog=2048)
+
+
+def start_fork_server(preload: Sequence[str]) -> None:
+    """Start the fork server the workers are forked from, importing ``preload``, unless it
+    runs: called before :func:`supervise`, its imports overlap what this process does
+    meanwhile (it goes on at once; the first fork waits for them)."""
+    multiprocessing.get_context("forkserver").set_forkserver_preload(list(preload))
+    multiprocessing.forkserver.ensure_running()
 
 
 def event_loop() -> asyncio.AbstractEventLoop:
@@ -97,7 +107,7 @@ class Supervisor:
         self.prepare = prepare
         self.procs: dict[int, multiprocessing.process.BaseProcess] = {}
         self._forks = multiprocessing.get_context("forkserver")
-        self._forks.set_forkserver_preload(list(preload))
+        self._preload = preload
         # Workers hold one end; the other is only ever in this process, so a worker reads EOF
         # once the supervisor is gone, however it ended (the fork server, the workers' parent,
         # does not notice: its children keep it alive).
@@ -106,6 +116,7 @@ class Supervisor:
         self._stop = asyncio.Event()
 
     async def run(self) -> int:
+        start_fork_server(self._preload)
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, self._stop.set)
@@ -157,7 +168,7 @@ class Supervisor:
     async def _keep(self, worker: Worker) -> None:
         """``worker``, started again whenever it exits, until the supervisor stops."""
         index = worker.index
-        pause = BACKOFF_S[0]
+        pause = 0.0
         while not self._stop.is_set():
             started = time.monotonic()
             proc = self._forks.Process(target=self.target, args=(worker,), name=f"worker {index}")
@@ -165,10 +176,10 @@ class Supervisor:
                 # The first start launches the fork server (it imports the server): off the loop.
                 await asyncio.to_thread(proc.start)
             except Exception:
+                pause = _longer(pause)
                 log.exception("worker %d could not be started; again in %.1f s", index, pause)
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._stop.wait(), pause)
-                pause = min(pause * 2, BACKOFF_S[1])
                 continue
             self.procs[index] = proc
             log.info("worker %d started (pid %d)", index, proc.pid)
@@ -177,19 +188,23 @@ class Supervisor:
             status = await _exited(proc)
             if self._stop.is_set():
                 break
-            if time.monotonic() - started >= STEADY_S:
-                pause = BACKOFF_S[0]
+            pause = 0.0 if time.monotonic() - started >= STEADY_S else _longer(pause)
             self.restarts += 1
             log.warning(
-                "worker %d (pid %d) %s; starting it again in %.1f s",
+                "worker %d (pid %d) %s; starting it again %s",
                 index,
                 proc.pid,
                 _how(status),
-                pause,
+                f"in {pause:.1f} s" if pause else "now",
             )
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._stop.wait(), pause)
-            pause = min(pause * 2, BACKOFF_S[1])
+            if pause:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._stop.wait(), pause)
+
+
+def _longer(pause: float) -> float:
+    """The pause after ``pause`` for a worker that died young again."""
+    return min(max(pause * 2, BACKOFF_S[0]), BACKOFF_S[1])
 
 
 async def _exited(proc: multiprocessing.process.BaseProcess) -> int:

@@ -50,8 +50,8 @@ class Subscription:
         self.channel = channel
         self.dropped = 0  # messages lost since the subscriber last looked (it resets this)
         self.gaps = 0  # fan-out interruptions (a Redis restart) this subscription lived through
-        # Messages starting with this are not delivered (a subscriber's own notes coming back:
-        # dropped here, they wake no reader).
+        # Messages starting with this are not delivered: set by the subscriber, whose own
+        # frequent notes coming back then wake no reader.
         self.ignored: str | None = None
         self._items: collections.deque[str] | None = None
         self._size = size
@@ -113,8 +113,9 @@ class PubSub(Protocol):
 
     async def publish(self, channel: str, message: str, *, echo: bool = True) -> None:
         """Send ``message`` to the channel's subscribers. ``echo=False``: the publisher's own
-        subscriptions need not get it back (a hint; Redis delivers it anyway, and
-        :attr:`Subscription.ignored` drops it)."""
+        subscriptions need not get it back, and the sender need not wait for it to be taken (a
+        hint: the local broker casts it; Redis and memory deliver it anyway, and the subscriber
+        drops its own notes, e.g. with :attr:`Subscription.ignored`)."""
         ...
 
     async def subscribe(self, channel: str) -> Subscription: ...

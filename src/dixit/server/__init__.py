@@ -1,6 +1,9 @@
-"""The game server: lobby HTTP API, one WebSocket per player per room, durable event log."""
+"""The game server: lobby HTTP API, one WebSocket per player per room, durable event log.
 
-from .app import create_app
+The application itself is :func:`dixit.server.app.create_app`; it is not imported here, so
+that a supervisor (``dixit serve``), which only reads the configuration, does not import
+FastAPI and pydantic as well as its workers' fork server."""
+
 from .config import Limits, ServerConfig
 
-__all__ = ["Limits", "ServerConfig", "create_app"]
+__all__ = ["Limits", "ServerConfig"]

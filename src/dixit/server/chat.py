@@ -10,30 +10,28 @@ sockets only and is not kept in the history (``chat/no_team`` outside a team gam
 
 The talk lives in memory (the last ``CHAT_HISTORY`` lines and the muted seats): it is not part
 of the game's record and a restart forgets it. Server processes sharing a room pass every line,
-reaction and mute on to each other over the room's talk channel (``dixit:talk:CODE``).
+reaction and mute on to each other as ``talk`` notes on the room channel (:mod:`.channel`).
 
 The talk knows nothing of its room but what it is built with: how to send to this process's
-sockets, and its :class:`Seats` (the room record, a seat's team partners in a team game being
-played, the card ids of the room's decks). The room checks that a message comes from a
-seat that is still its sender's before it hands it over, and sends the answer.
+sockets, how to pass a note to the other processes (the room's follower, which hands theirs to
+:meth:`TableTalk.heard`), and its :class:`Seats` (the room record, a seat's team partners in a
+team game being played, the card ids of the room's decks). The room checks that a message
+comes from a seat that is still its sender's before it hands it over, and sends the answer.
 """
 
 from __future__ import annotations
 
-import asyncio
 import collections
 import functools
-import json
 import logging
 import re
 import time
 import unicodedata
-from collections.abc import Callable, Collection, Coroutine
-from typing import Protocol
+from collections.abc import Callable, Collection
+from typing import Any, Protocol
 
 from dixit.protocol import messages as m
 from dixit.protocol.codes import ErrorCode as Code
-from dixit.pubsub import PubSub, Subscription
 
 from .limits import Bucket
 from .records import RoomRecordData
@@ -117,20 +115,19 @@ class TableTalk:
     def __init__(
         self,
         code: str,
-        pubsub: PubSub,
         origin: str,
         send_all: Callable[[m.ServerModel], None],
         send_seats: Callable[[Collection[str], m.ServerModel], None],
+        publish: Callable[[dict[str, Any]], None],
         seats: Seats,
     ) -> None:
         """``send_all``/``send_seats``: to every socket of the room in this process, or those of
-        some seats."""
-        self.channel = f"dixit:talk:{code}"
+        some seats; ``publish``: a talk note's body to the other processes (best effort)."""
         self._code = code
-        self._pubsub = pubsub
         self._origin = origin
         self._send_all = send_all
         self._send_seats = send_seats
+        self._publish = publish
         self._seats = seats
         self.lines: collections.deque[m.ChatLine] | None = None  # made with the first line
         self.count = 0
@@ -138,38 +135,18 @@ class TableTalk:
         self._chat: dict[str, Bucket] = {}
         self._reactions: dict[str, Bucket] = {}
         self._done: dict[tuple[str, str], None] = {}  # in the order they came
-        self._subscription: Subscription | None = None
-        self._tasks: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------ other processes
 
-    async def listen(self) -> None:
-        """Hear what is said through the other server processes of this room."""
-        self._subscription = await self._pubsub.subscribe(self.channel)
-        self._spawn(self._follow(self._subscription))
-
-    def close(self) -> None:
-        if self._subscription is not None:
-            self._subscription.close()
-        for task in list(self._tasks):
-            task.cancel()
-
-    def _spawn(self, coro: Coroutine[None, None, None]) -> None:
-        task = asyncio.get_running_loop().create_task(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def _follow(self, subscription: Subscription) -> None:
-        while (text := await subscription.get()) is not None:
-            try:
-                note = json.loads(text)
-                if note.get("origin") != self._origin:
-                    if note.get("to"):  # a team's line: to its sockets here, not kept
-                        self._send_seats(note["to"], m.Chat.model_validate(note["message"]))
-                    else:
-                        self._heard(note["message"])
-            except (ValueError, KeyError, TypeError):
-                log.warning("room %s: unreadable talk note", self._code)
+    def heard(self, body: Any) -> None:
+        """Another process's talk note."""
+        try:
+            if body.get("to"):  # a team's line: to its sockets here, not kept
+                self._send_seats(body["to"], m.Chat.model_validate(body["message"]))
+            else:
+                self._heard(body["message"])
+        except (ValueError, KeyError, TypeError, AttributeError):
+            log.warning("room %s: unreadable talk note", self._code)
 
     def _heard(self, message: dict[str, object]) -> None:
         """A line, reaction or mute from another process: keep it and tell our sockets."""
@@ -193,19 +170,10 @@ class TableTalk:
             self._send_all(message)
         else:
             self._send_seats(to, message)
-        note: dict[str, object] = {
-            "origin": self._origin,
-            "message": message.model_dump(),
-        }
+        body: dict[str, Any] = {"message": message.model_dump()}
         if to is not None:
-            note["to"] = list(to)
-        self._spawn(self._publish(json.dumps(note)))
-
-    async def _publish(self, note: str) -> None:
-        try:
-            await self._pubsub.publish(self.channel, note)
-        except Exception:
-            log.exception("room %s: could not pass a talk note on", self._code)
+            body["to"] = list(to)
+        self._publish(body)
 
     def state(self) -> m.Talk:
         return m.Talk(lines=list(self.lines or ()), muted=sorted(self.muted))

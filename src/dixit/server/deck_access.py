@@ -65,7 +65,7 @@ async def _decks_of(code: str, hashed: str, room_data: RoomData) -> tuple[str, .
     data = await room_data(code)
     if data is None:
         return ()
-    if hashed in data.spectators or any(s.token_hash == hashed for s in data.seats):
+    if data.admits(hashed):
         return tuple(str(slug) for slug in data.settings.get("decks") or ())
     return ()
 

@@ -42,10 +42,12 @@ class Fanout:
         """Seat a socket; an older socket of the same seat is told and closed."""
         if conn.seat is not None:
             for old in [c for c in self.conns.values() if c.seat == conn.seat]:
-                old.send(m.Closed(code=ErrorCode.REPLACED, message="this seat connected elsewhere"))
-                old.close()
-                del self.conns[old.id]
+                self.replaced(old)
         self.conns[conn.id] = conn
+
+    def replaced(self, conn: Connection) -> None:
+        """``conn``'s seat connected on a newer socket (here or elsewhere): told and closed."""
+        self._close(conn, ErrorCode.REPLACED, "this seat connected elsewhere")
 
     def remove(self, conn: Connection) -> bool:
         return self.conns.pop(conn.id, None) is not None
@@ -58,9 +60,12 @@ class Fanout:
 
     def close_seat(self, seat_id: str, code: ErrorCode, message: str) -> None:
         for conn in [c for c in self.conns.values() if c.seat == seat_id]:
-            conn.send(m.Closed(code=code, message=message))
-            conn.close()
-            del self.conns[conn.id]
+            self._close(conn, code, message)
+
+    def _close(self, conn: Connection, code: ErrorCode, message: str) -> None:
+        conn.send(m.Closed(code=code, message=message))
+        conn.close()
+        self.conns.pop(conn.id, None)
 
     def close_all(self) -> None:
         for conn in list(self.conns.values()):

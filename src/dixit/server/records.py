@@ -133,6 +133,17 @@ class RoomRecordData:
                 return seat
         return None
 
+    def holder(self, hashed: str) -> SeatRecord | None:
+        """The seat the token of hash ``hashed`` holds (a person's, not left), if any."""
+        for seat in self.seats:
+            if seat.token_hash == hashed and seat.person:
+                return seat
+        return None
+
+    def admits(self, hashed: str) -> bool:
+        """Does the token of hash ``hashed`` hold a seat or a spectator's place here?"""
+        return hashed in self.spectators or self.holder(hashed) is not None
+
     @property
     def stream(self) -> str:
         return f"{self.code}:{self.game_number}"

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import json
 import logging
 import weakref
@@ -67,12 +68,13 @@ from .autoplay import (
     reveal_waiting,
 )
 from .cards import UnknownDeck
+from .channel import Envelope, Kind
 from .chat import TALK_MESSAGES, TableTalk
 from .connection import Connection
 from .driver import Driver
 from .errors import ServerError
 from .fanout import Fanout, you
-from .follow import Attendance, Follower, Note
+from .follow import Attendance, Follower
 from .records import RoomRecordData, SeatRecord
 from .roomview import reclaimed, room_view
 from .seeding import DeferredRandom, command_seed
@@ -148,10 +150,10 @@ class Room:
         )
         self.talk = TableTalk(
             data.code,
-            services.pubsub,
             services.origin,
             self.fanout.send_all,
             self.fanout.send_seats,
+            functools.partial(self.follower.tell, Kind.TALK),
             port,
         )
 
@@ -185,8 +187,9 @@ class Room:
 
     async def listen(self) -> None:
         """Follow the changes other server processes make to this room."""
-        await self.follower.start(self.lock, self.sync_from_store, self._heard)
-        await self.talk.listen()
+        await self.follower.start(
+            self.lock, self.sync_from_store, self._heard, self._returned, self.attendance.soon
+        )
         self.attendance.start()
 
     def _remember_commands(self, stored: Sequence[StoredEvent]) -> None:
@@ -248,7 +251,6 @@ class Room:
         self.autoplay.shutdown()
         self.attendance.stop()
         self.fanout.close_all()
-        self.talk.close()
 
     # ------------------------------------------------------------------ compute, store, swap
 
@@ -365,9 +367,9 @@ class Room:
     def authenticate(self, token: str) -> tuple[str, str | None] | None:
         """("player", seat id) or ("spectator", None) for a valid token, else None."""
         hashed = token_hash(token)
-        for seat in self.data.seats:
-            if seat.token_hash == hashed and not seat.left:
-                return "player", seat.id
+        seat = self.data.holder(hashed)
+        if seat is not None:
+            return "player", seat.id
         if hashed in self.data.spectators:
             return "spectator", None
         return None
@@ -426,50 +428,44 @@ class Room:
         """To every socket of the room: here at once, on other processes through their
         followers (each socket gets it once)."""
         self.fanout.send_all(notice)
-        self.follower.tell("notice", notice.model_dump(mode="json"))
+        self.follower.tell(Kind.NOTICE, notice.model_dump(mode="json"))
 
     # ------------------------------------------------------------------ other processes
 
-    def _heard(self, note: Note) -> None:
-        """A note on the room's channel other than a change (those are synced from the store)."""
-        origin = note.get("origin")
-        mine = origin == self.services.origin
-        if note.get("gap"):
-            self.attendance.soon()  # a Redis restart loses presence: say "here" again now
-            return
-        if "notice" in note:
-            if not mine:
-                self.fanout.send_all(m.Notice.model_validate(note["notice"]))
-            return
-        for kind in ("attach", "detach"):
-            body = note.get(kind)
-            if not isinstance(body, dict) or not isinstance(origin, str):
-                continue
-            seat, socket = body.get("seat") or "", str(body.get("socket"))
-            if mine:
-                conn = self.fanout.conns.get(int(socket)) if socket.isdigit() else None
-                if conn is not None and kind == "attach":
-                    self.attendance.announced(conn)
-                return
-            here = Here(seat, origin, socket)
-            if kind == "detach":
+    def _heard(self, note: Envelope) -> None:
+        """Another process's notice, presence or talk note (its changes are read from the
+        store)."""
+        body = note.body
+        if note.kind is Kind.NOTICE:
+            self.fanout.send_all(m.Notice.model_validate(body))
+        elif note.kind is Kind.TALK:
+            self.talk.heard(body)
+        elif note.kind is Kind.PRESENCE:
+            here = Here(body["seat"] or "", note.origin, str(body["socket"]))
+            if not body["here"]:
                 self.attendance.went(here)
                 return
-            if seat:  # one socket per seat: the one whose note came last stays
+            if here.seat:  # one socket per seat: the one whose note came last stays
                 for conn in list(self.fanout.conns.values()):
-                    if conn.seat == seat and self.attendance.replaceable(conn):
+                    if conn.seat == here.seat and self.attendance.replaceable(conn):
                         self._replaced(conn)
             self.attendance.came(here)
 
+    def _returned(self, note: Envelope) -> None:
+        """This process's presence note came back: a later one of another process replaces
+        its socket."""
+        socket = str(note.body["socket"])
+        conn = self.fanout.conns.get(int(socket)) if socket.isdigit() else None
+        if conn is not None and note.body["here"]:
+            self.attendance.announced(conn)
+
     def _replaced(self, conn: Connection) -> None:
-        conn.send(m.Closed(code=Code.REPLACED, message="this seat connected elsewhere"))
-        conn.close()
-        self.fanout.remove(conn)
+        self.fanout.replaced(conn)
         self._departed(conn)
 
     def _departed(self, conn: Connection) -> None:
         if self.attendance.depart(conn):
-            self.follower.tell("detach", {"seat": conn.seat, "socket": str(conn.id)})
+            self.follower.tell(Kind.PRESENCE, _presence(conn, here=False))
 
     def _presence_changed(self) -> None:
         """Sockets came or went on another process: connected flags, the reveal's wait."""
@@ -507,8 +503,7 @@ class Room:
             return
         # Shared presence, then a note: other processes close their socket of this seat.
         await self.attendance.arrive(conn)
-        body = {"seat": conn.seat, "socket": str(conn.id)}
-        if not await self.follower.note("attach", body):
+        if not await self.follower.note(Kind.PRESENCE, _presence(conn, here=True)):
             self.attendance.announced(conn)  # no order to wait for
 
     def detach(self, conn: Connection) -> None:
@@ -637,9 +632,14 @@ class Room:
         return await self.commit(outcome.data, recorded, outcome.notice), outcome.close
 
 
+def _presence(conn: Connection, here: bool) -> dict[str, Any]:
+    """The body of a presence note (:mod:`.channel`)."""
+    return {"seat": conn.seat, "socket": str(conn.id), "here": here}
+
+
 def _still_theirs(seat: SeatRecord | None, conn: Connection) -> TypeGuard[SeatRecord]:
     """Is ``seat`` still the one ``conn`` was admitted to (not left, its token unchanged)?"""
-    return seat is not None and not seat.left and seat.token_hash == conn.token_hash
+    return seat is not None and seat.person and seat.token_hash == conn.token_hash
 
 
 class _Port:

@@ -1,20 +1,25 @@
-"""``dixit serve --workers N``: N server processes on one host and port, supervised by
-:mod:`dixit.infra.workers`; this module is what the game gives it.
+"""``dixit serve`` (``--workers N``, 1 by default): N server processes on one host and port,
+supervised by :mod:`dixit.infra.workers`; this module is what the game gives it.
 
 Each worker is one event loop with its own ``origin`` in fan-out messages, its own store
 connections and its own rooms; what they share is the event store (SQLite file or PostgreSQL)
-and the fan-out:
+and, with several workers, the fan-out:
 
 - ``--pubsub redis://…``: the workers use Redis, as separate machines would;
 - otherwise (``memory://``, the default) the supervisor runs the local broker of
   :mod:`dixit.infra.broker` on a Unix socket in a private temporary directory, and every
-  worker uses ``unix:///…/broker.sock`` for fan-out and presence.
+  worker uses ``unix:///…/broker.sock`` for fan-out and presence. One worker needs no broker:
+  it fans out in memory, as an unsupervised process does.
 
-A room's sockets are served by the worker that owns it (:mod:`dixit.infra.handoff`). A worker
-that exits is started again; its players reconnect (to any worker) and rooms resynchronise
-from the store. Log lines say which process wrote them: ``worker 2 pid 1234`` or
-``supervisor``, in the text and as a ``worker`` field in JSON logs; HTTP answers and WebSocket
-handshakes carry an ``x-dixit-worker: <index>:<pid>`` header.
+A room's sockets are served by the worker that owns it (:mod:`dixit.infra.handoff`; nothing to
+pass with one worker). A worker that exits is started again at once, forked from the fork
+server that imported the server (no cold start); its players reconnect (to any worker; the
+supervisor's listening socket queues them meanwhile) and rooms resynchronise from the store.
+The new worker takes the dead one's room leases over at once (:mod:`.liveness`: its process is
+gone, the supervisor's fork server reaped it before the supervisor heard of the exit). Log
+lines say which process wrote them: ``worker 2 pid 1234`` or ``supervisor``, in the text and
+as a ``worker`` field in JSON logs; HTTP answers and WebSocket handshakes carry an
+``x-dixit-worker: <index>:<pid>`` header.
 """
 
 from __future__ import annotations
@@ -29,12 +34,14 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from dixit.infra.uvicorn_ws import WsKind
-from dixit.infra.workers import Worker, listen, supervise, watch_supervisor
+from dixit.infra.workers import Worker, listen, start_fork_server, supervise, watch_supervisor
 
 from .config import ServerConfig
+
+if TYPE_CHECKING:  # the supervisor imports no transport: the workers' fork server does
+    from dixit.infra.uvicorn_ws import WsKind
 
 log = logging.getLogger("dixit.workers")
 
@@ -47,6 +54,12 @@ PRELOAD = [
     "dixit.infra.uvicorn_ws",
 ]
 HEADER = b"x-dixit-worker"
+
+
+def preload() -> None:
+    """Start the workers' fork server now: it imports :data:`PRELOAD` (a second or more) while
+    the supervisor checks the store and binds the port."""
+    start_fork_server(PRELOAD)
 
 
 @dataclass(frozen=True)
@@ -98,7 +111,7 @@ def serve_workers(
         say(
             "error",
             "dixit serve: cannot start: --workers needs a shared event store (SQLite "
-            "or PostgreSQL), not memory://",
+            "or PostgreSQL), not memory:// (--workers 0 serves it in one process)",
         )
         return 2
     try:
@@ -113,25 +126,30 @@ def serve_workers(
         tagged_log_config(options.log_format, options.log_level, "supervisor")
     )
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::", "::1") else host
-    fanout = "Redis" if config.pubsub.startswith(("redis:", "rediss:")) else "local broker"
+    if config.pubsub.startswith(("redis:", "rediss:")):
+        fanout = "Redis"
+    else:
+        fanout = "local broker" if workers > 1 else "in memory"
     say(
         "info",
         f"Dixit server: open http://{shown}:{port}/  (database: {config.database}; "
-        f"{workers} workers, fan-out: {fanout})",
+        f"{workers} worker{'s' if workers > 1 else ''}, fan-out: {fanout})",
     )
     try:
-        return supervise(listener, workers, worker_main, lambda: _shared(config, options), PRELOAD)
+        return supervise(
+            listener, workers, worker_main, lambda: _shared(config, options, workers), PRELOAD
+        )
     finally:
         listener.close()
 
 
 @asynccontextmanager
 async def _shared(
-    config: ServerConfig, options: WorkerOptions
+    config: ServerConfig, options: WorkerOptions, workers: int
 ) -> AsyncIterator[tuple[ServerConfig, WorkerOptions]]:
     """What the workers share besides the store, while they run: the local broker, unless
-    the fan-out is Redis; yields what each worker is started with."""
-    if not config.pubsub.startswith("memory:"):
+    the fan-out is Redis or there is one worker; yields what each worker is started with."""
+    if workers == 1 or not config.pubsub.startswith("memory:"):
         yield config, options
         return
     from dixit.infra.broker import Broker
@@ -212,11 +230,18 @@ def worker_main(worker: Worker) -> None:
         log.error("cannot start: %s", problem)
         sys.exit(2)
     config = replace(config, workers=worker.workers, worker=worker.index)
-    handoff = Handoff(worker.handoff_dir, worker.index, worker.workers)
+    # One worker owns every room: nothing to pass on.
+    handoff = (
+        Handoff(worker.handoff_dir, worker.index, worker.workers) if worker.workers > 1 else None
+    )
     app, ws = serving(
         options.ws, _NameWorker(create_app(config), name), [(HEADER, name.encode())], handoff
     )
-    server_class = handoff_server(handoff, ws) if options.ws == "dixit" else uvicorn.Server
+    server_class = (
+        handoff_server(handoff, ws)
+        if handoff is not None and options.ws == "dixit"
+        else uvicorn.Server
+    )
     server = server_class(
         uvicorn.Config(
             app,
