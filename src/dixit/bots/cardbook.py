@@ -118,13 +118,6 @@ class _Card:
 
 
 @dataclass(frozen=True, slots=True)
-class _Token:
-    """One thing a clue says: word forms with their weights (a card scores its best form)."""
-
-    forms: Mapping[str, float]
-
-
-@dataclass(frozen=True, slots=True)
 class _WordRead:
     """What one word of a clue scores on the cards it reaches (rows of the book, amounts; None
     when it reaches none), and what that was read from: the count of cards and each form's
@@ -403,6 +396,9 @@ class CardBook:
             return
         if lang not in LANGS:
             raise ValueError(f"unknown language {lang!r}; expected one of {', '.join(LANGS)}")
+        # Weights are refreshed at the next reading; set first, so a reading on another
+        # thread that overlaps this keeps nothing it read for the book's copies (see fit_all).
+        self._stale = True
         i = self._at.get(card_id)
         if i is None:
             i = len(self._cards)
@@ -418,7 +414,7 @@ class CardBook:
         for form, amount in _postings_of(clue, lang):
             self._post_learned(form, i, amount)
         self._embed_clues(i)
-        self._stale = True  # weights are refreshed at the next reading
+        self._stale = True
 
     def text(self, card_id: str, lang: str) -> Mapping[str, Any] | None:
         """The card's fields in ``lang`` (None when it has none in that language)."""
@@ -435,11 +431,9 @@ class CardBook:
         i = self._at.get(card_id)
         return () if i is None else self._cards[i].bank.get(lang, ())
 
-    def tokens(self, clue: str, reading: Reading = FULL) -> list[_Token]:
-        """The clue as scoring tokens: each word with the concepts it belongs to."""
-        return [self._token(word, reading.concepts) for word in content_words(clue)]
-
-    def _token(self, word: str, concepts: bool) -> _Token:
+    def _forms_of(self, word: str, concepts: bool) -> dict[str, float]:
+        """One thing a clue says: the word's forms, and with ``concepts`` the stems of the
+        concepts it belongs to, each with its weight (a card scores its best form)."""
         direct = forms(word)
         weights = dict.fromkeys(direct, 1.0)
         if concepts:
@@ -447,7 +441,7 @@ class CardBook:
                 for concept in self._concepts.get(f, ()):
                     for s in concept:
                         weights.setdefault(s, CONCEPT_SHARE)
-        return _Token(weights)
+        return weights
 
     def fit(self, clue: str, card_ids: Sequence[str], reading: Reading = FULL) -> list[float]:
         """How well ``clue`` fits each card: matching words (saturating towards 1) plus the
@@ -474,7 +468,7 @@ class CardBook:
         phrase = self._phrases.get(key) if shared else None
         if phrase is None or not phrase.holds(self._index, len(self._cards)):
             phrase = self._read(clue, reading, key[1])
-            if shared:
+            if shared and not self._stale:  # not while it learns (a move on another thread)
                 if len(self._phrases) >= PHRASES_KEPT:
                     self._phrases.clear()
                 self._phrases[key] = phrase
@@ -514,10 +508,10 @@ class CardBook:
         read = self._words.get((word, reading_key))
         if read is not None and read.holds(self._index, n):
             return read
-        token = self._token(word, reading.concepts)
+        shares = self._forms_of(word, reading.concepts)
         postings = self._postings.setdefault(reading_key, {})
         best: dict[int, float] = {}  # plain Python: a word's forms reach a few cards each
-        for f, share in token.forms.items():
+        for f, share in shares.items():
             for i, value in self._posted(f, reading, postings):
                 value *= share
                 if value > best.get(i, 0.0):
@@ -526,10 +520,11 @@ class CardBook:
         if best:
             rows = np.fromiter(best.keys(), dtype=np.intp, count=len(best))
             scores = (rows, np.fromiter(best.values(), dtype=np.float64, count=len(best)))
-        if len(self._words) >= WORDS_KEPT:
-            self._words.clear()
-        posts = tuple(map(self._index.get, token.forms))
-        read = self._words[(word, reading_key)] = _WordRead(n, tuple(token.forms), posts, scores)
+        read = _WordRead(n, tuple(shares), tuple(map(self._index.get, shares)), scores)
+        if not self._stale:  # as in fit_all
+            if len(self._words) >= WORDS_KEPT:
+                self._words.clear()
+            self._words[(word, reading_key)] = read
         return read
 
     def _posted(

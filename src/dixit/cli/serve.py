@@ -188,6 +188,15 @@ def run(args: argparse.Namespace) -> int:
     from dixit.server.limits import RateLimits, parse_rate
 
     data_dir, database = store_location(args)
+    workers = args.workers
+    if workers is None:  # a restarted worker would find nothing of an in-memory store
+        workers = 0 if database.startswith("memory:") else 1
+    if workers > 0:
+        from dixit.server.workers import preload
+
+        # The workers' fork server imports the server while this process goes on; started
+        # once $DIXIT_DATA_DIR is set, which the workers inherit from it.
+        preload()
     defaults = ServerConfig()
     try:
         rates = [parse_rate(text) for text in args.rate_limit]
@@ -208,13 +217,6 @@ def run(args: argparse.Namespace) -> int:
         allowed_origins=tuple(args.allowed_origin),
         retention=retention_of(args, args.sweep_every or Retention().every_s),
     )
-    workers = args.workers
-    if workers is None:  # a restarted worker would find nothing of an in-memory store
-        workers = 0 if database.startswith("memory:") else 1
-    if workers > 0:
-        from dixit.server.workers import preload
-
-        preload()  # the workers' fork server imports the server while this process goes on
     problem = asyncio.run(_preflight(database, args.pubsub))
     if problem:
         _say(args.log_format, "error", f"dixit serve: cannot start: {problem}", sys.stderr)
