@@ -62,4 +62,6 @@ class WordPivot:
         if len(self._columns):
             cos = (self._words @ q)[self._columns]
             best[self._has] = np.maximum.reduceat(cos, self._starts)
-        return np.maximum(best - FLOOR, 0.0) / (1.0 - FLOOR)
+        out = np.maximum(best - FLOOR, 0.0) / (1.0 - FLOOR)
+        out.flags.writeable = False  # kept in the cache, shared by every book's copies
+        return out
