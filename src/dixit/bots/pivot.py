@@ -23,7 +23,7 @@ from .text import content_words
 from .vectors import WordVectors
 
 FLOOR = 0.3  # cosines at or below this count nothing
-WORD_CACHE = 8192  # clue words whose best cosines per card are kept
+WORD_CACHE = 2048  # clue words whose best cosines per card are kept (at most 1.6 MB a deck)
 
 
 class WordPivot:
