@@ -18,7 +18,7 @@ def test_bench_bots_reports_every_section() -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
-    assert set(report) == {"memory", "accuracy", "tell", "arena", "latency"}
+    assert set(report) == {"memory", "accuracy", "tell", "arena", "latency", "rooms", "reads"}
     assert report["memory"]["vectors_mb"] > 1
     for deck in report["arena"].values():
         assert set(deck["levels"]) == {"strong", "medium", "easy", "random"}
