@@ -11,9 +11,7 @@ Sections (``--only`` picks some; default all):
 - ``agreement``: the same clue in six languages (``--parallel``: JSON lines ``{"plate", "clues":
   {lang: clue}}``, written as translations of one another) put to the strong listener on
   ``--lineups`` 6-card lineups of its card and five others of its deck: how often its top card is
-  the same in all six languages, and in each language as in English. ``--half 0`` or ``1``: only
-  the even or odd rows of the file (the same lineups as in the whole run), to tune on one half
-  and report on the other.
+  the same in all six languages, and in each language as in English.
 
 Run: ``.venv/bin/python bench/storyteller.py --games 200`` (the parallel clues:
 ``bench/data/parallel_clues.jsonl``).
@@ -99,19 +97,13 @@ def tables(
 
 
 def agreement(
-    decks: dict[str, list[dict[str, Any]]],
-    rows: list[dict[str, Any]],
-    lineups: int,
-    seed: int,
-    half: int | None = None,
+    decks: dict[str, list[dict[str, Any]]], rows: list[dict[str, Any]], lineups: int, seed: int
 ) -> dict[str, Any]:
     books = {slug: CardBook.from_cards(cards) for slug, cards in decks.items()}
     six = [r for r in rows if set(r["clues"]) == set(LANGS)]
     all_six = same_as_en = pairs = trials = 0
     per_lang: Counter[str] = Counter()
-    for n, _, row, slug, target, table in lineups_of(decks, six, lineups, seed):
-        if half is not None and n % 2 != half:
-            continue
+    for _, _, row, slug, target, table in lineups_of(decks, six, lineups, seed):
         tops = {}
         for lang in LANGS:
             bot = make_bot("strong", rng=random.Random(0), lang=lang, book=books[slug])
@@ -124,8 +116,9 @@ def agreement(
             same_as_en += tops[lang] == tops["en"]
             per_lang[lang] += tops[lang] == tops["en"]
         per_lang["found_en"] += tops["en"] == target
+    skipped = len(rows) - trials // lineups
     return {
-        "clues": trials // lineups,
+        "clues": len(rows) - skipped,
         "lineups_per_clue": lineups,
         "all_six_agree": round(all_six / trials, 3),
         "same_top_card_as_english": round(same_as_en / pairs, 3),
@@ -142,7 +135,6 @@ def main() -> int:
     parser.add_argument("--parallel", type=Path, default=Path(__file__).parent / "data" /
                         "parallel_clues.jsonl")  # fmt: skip
     parser.add_argument("--lineups", type=int, default=5)
-    parser.add_argument("--half", type=int, choices=(0, 1), help="agreement: even or odd rows only")
     parser.add_argument("--edition", default="classic", help="tables: the rules' edition")
     parser.add_argument("--players", type=int, default=PLAYERS, help="tables: players a game")
     args = parser.parse_args()
@@ -152,9 +144,7 @@ def main() -> int:
     if "tables" in only:
         out["tables"] = tables(decks, args.games, args.seed, args.edition, args.players)
     if "agreement" in only and args.parallel.is_file():
-        out["agreement"] = agreement(
-            decks, read_clues([args.parallel]), args.lineups, args.seed, args.half
-        )
+        out["agreement"] = agreement(decks, read_clues([args.parallel]), args.lineups, args.seed)
     print(json.dumps(out, indent=1, ensure_ascii=False))
     return 0
 

@@ -59,38 +59,6 @@ def test_parallel_texts_carry_a_clue_to_a_card_written_in_english_only() -> None
     assert literal == [0.0, 0.0]
 
 
-PIVOT_CLUES = {
-    "en": ("storm", "cat"),
-    "it": ("tempesta", "gatto"),
-    "pl": ("burza", "kot"),
-    "es": ("tormenta", "gato"),
-    "pt": ("tempestade", "gato"),
-    "fr": ("tempête", "chat"),
-}
-
-
-@pytest.mark.parametrize("lang", LANGS)
-def test_the_pivot_reads_a_clue_word_in_any_language_against_the_cards_words(lang: str) -> None:
-    """No stem, concept or text vector in common (cards in English only): each clue word's
-    best match among a card's words through the aligned word vectors carries it, alike in
-    every language, and only to readings that weigh it."""
-    sea = {"id": "gen-sea", "title": "Night sea", "keywords": ["storm", "ship"]}
-    home = {"id": "gen-home", "title": "Home", "keywords": ["cat", "sofa"]}
-    book = CardBook.from_cards([sea, home])
-    cards = ["gen-sea", "gen-home"]
-    pivot_only = Reading(FULL.weights, concepts=False, semantic=0.0, pivot=1.0)
-    without = Reading(FULL.weights, concepts=False, semantic=0.0)
-    storm, cat = PIVOT_CLUES[lang]
-    for clue, card in ((storm, 0), (cat, 1)):
-        fits = book.fit(clue, cards, pivot_only)
-        assert fits[card] > fits[1 - card], (clue, fits)
-        if lang != "en":
-            assert book.fit(clue, cards, without) == [0.0, 0.0]
-    assert FULL.pivot > 0 and SEEN.pivot == 0
-    book.learn("gen-new", "a white bird", "en")  # a card that joins by learning: no pivot words
-    assert len(book.fit_all(storm, FULL)) == 3
-
-
 def test_learned_clues_become_text_and_unknown_cards_join(book: CardBook) -> None:
     assert book.fit("zeppelin", ["deck-cat"]) == [0.0]
     book.learn("deck-cat", "zeppelin", "en")

@@ -6,9 +6,8 @@ moods, keywords) in every language it has, plus clues told for it in finished ro
 languages fits each card; a :class:`Reading` says which parts a player reads, so weaker levels
 read less. Cross-language help comes from a concept lexicon: list items that stand side by side
 in a card's parallel texts (``things[i]`` in English and in Italian) are one concept, so a clue in
-Italian also reaches a card whose other texts say the same thing in English only, from
-multilingual word vectors, and from each clue word matched to the card's words in all six
-languages through those vectors (:mod:`dixit.bots.pivot`: the same meaning reads alike in any).
+Italian also reaches a card whose other texts say the same thing in English only, and from
+multilingual word vectors.
 
 The book also keeps each card's clue bank (:mod:`dixit.bots.bank`) for storytellers; no reading
 ever scores a clue against it.
@@ -38,7 +37,6 @@ import numpy as np
 import numpy.typing as npt
 
 from .bank import BankClue, parse_bank
-from .pivot import WordPivot
 from .text import LANGS, content_words, forms, prefix_form, stem
 from .vectors import Vector, WordVectors, load
 
@@ -48,7 +46,6 @@ PREFIX_SHARE = 0.5  # a prefix-only match counts this much of a stem match
 CONCEPT_SHARE = 0.5  # a match through the concept lexicon
 WORDS_HALF = 8.0  # a word-match score this high reads as 0.5 (scores saturate towards 1)
 SEMANTIC_WEIGHT = 1.0
-PIVOT_WEIGHT = 2.0  # the strong reading's word-by-word match across languages (#27)
 FIT_CACHE = 4096  # clues whose fits over the whole book are kept
 WORDS_KEPT = 4096  # words read (each reading apart) kept by a book for itself and its copies
 PHRASES_KEPT = 4096  # the same of whole phrases (readings of the cards' own text only)
@@ -66,14 +63,13 @@ class Reading:
     learned: bool = True  # clues told for the card in past rounds
     semantic: float = SEMANTIC_WEIGHT  # weight of the word-vector likeness (0: words only)
     seen_only: bool = False  # its meaning too is read from what the picture shows only
-    pivot: float = 0.0  # weight of each clue word's best match in the card's six texts
 
     @property
     def key(self) -> tuple[object, ...]:
         """A hashable value equal for equal readings (cache key; one object per value, as the
         caches hold one in each of their keys)."""
         weights = tuple(sorted(self.weights.items()))
-        key = (weights, self.concepts, self.learned, self.semantic, self.seen_only, self.pivot)
+        key = (weights, self.concepts, self.learned, self.semantic, self.seen_only)
         return _READING_KEYS.setdefault(key, key)
 
 
@@ -90,8 +86,7 @@ FULL = Reading(
         "alt_text": 0.5,
         "keywords": 1.2,
         "clues": 1.5,
-    },
-    pivot=PIVOT_WEIGHT,
+    }
 )
 LITERAL = Reading(
     {"title": 2.0, "things": 2.0, "description": 1.0, "keywords": 1.0},
@@ -190,15 +185,6 @@ def _items(value: Any) -> list[str]:
     return []
 
 
-def _text_words(card: _Card) -> Iterator[str]:
-    """The content words of a card's own text in every language (not its learned clues)."""
-    for fields in card.text.values():
-        for name, value in fields.items():
-            if name != "clues":
-                for item in _items(value):
-                    yield from content_words(item)
-
-
 def _postings_of(item: str, lang: str) -> Iterator[tuple[str, float]]:
     """The forms a text is indexed under, with what each adds: a word's stem, its prefix."""
     for word in content_words(item):
@@ -231,11 +217,6 @@ class CardBook:
                         self._add(i, name, item, lang)
             self._add_concepts(card)
         self._vectors: WordVectors | None = load()
-        self._pivot = (
-            None
-            if self._vectors is None
-            else WordPivot(self._vectors, (_text_words(card) for card in self._cards))
-        )
         dims = self._vectors.dims if self._vectors else 1
         self._docs = np.zeros((len(self._cards), len(LANGS) + 1, dims), dtype=np.float32)
         self._seen = np.zeros((len(self._cards), len(LANGS), dims), dtype=np.float32)
@@ -266,7 +247,7 @@ class CardBook:
         book._at = dict(self._at)
         book._index = defaultdict(dict, self._index)
         book._concepts = self._concepts  # never changed after building
-        book._vectors, book._pivot = self._vectors, self._pivot
+        book._vectors = self._vectors
         book._docs, book._seen = self._docs, self._seen
         book._own_docs = self._own_docs = False
         book._lengths = list(self._lengths)
@@ -482,9 +463,6 @@ class CardBook:
         out = words / (words + WORDS_HALF)
         if phrase.meaning is not None:
             out += phrase.meaning
-        if reading.pivot > 0 and self._pivot is not None:
-            pivot = self._pivot.scores(clue)  # the cards that joined by learning have none
-            out[: len(pivot)] += reading.pivot * pivot
         if len(self._fits) >= FIT_CACHE:
             self._fits.clear()
         self._fits[key] = out
