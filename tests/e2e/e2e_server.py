@@ -119,6 +119,9 @@ def start_server(
             str(bot_delay),
             "--log-level",
             "warning",
+            # The stand-in decks are patched into this process only: a supervised worker,
+            # forked from a fresh fork server, would read the shipped decks.
+            *(("--workers", "0") if decks else ()),
         ],
         stdout=log,
         stderr=subprocess.STDOUT,
