@@ -37,6 +37,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .bank import BankClue, parse_bank
+from .pivot import Pivot
 from .text import LANGS, content_words, forms, prefix_form, stem
 from .vectors import Vector, WordVectors, load
 
@@ -63,13 +64,15 @@ class Reading:
     learned: bool = True  # clues told for the card in past rounds
     semantic: float = SEMANTIC_WEIGHT  # weight of the word-vector likeness (0: words only)
     seen_only: bool = False  # its meaning too is read from what the picture shows only
+    pivot: float = 0.0  # weight of its words read against what the picture shows in every
+    # language at once (pivot.py)
 
     @property
     def key(self) -> tuple[object, ...]:
         """A hashable value equal for equal readings (cache key; one object per value, as the
         caches hold one in each of their keys)."""
         weights = tuple(sorted(self.weights.items()))
-        key = (weights, self.concepts, self.learned, self.semantic, self.seen_only)
+        key = (weights, self.concepts, self.learned, self.semantic, self.seen_only, self.pivot)
         return _READING_KEYS.setdefault(key, key)
 
 
@@ -185,6 +188,17 @@ def _items(value: Any) -> list[str]:
     return []
 
 
+def _words_of(card: _Card, names: Sequence[str]) -> list[str]:
+    """The content words of the card's ``names`` fields, in every language it has."""
+    return [
+        w
+        for fields in card.text.values()
+        for name in names
+        for item in _items(fields.get(name))
+        for w in content_words(item)
+    ]
+
+
 def _postings_of(item: str, lang: str) -> Iterator[tuple[str, float]]:
     """The forms a text is indexed under, with what each adds: a word's stem, its prefix."""
     for word in content_words(item):
@@ -223,6 +237,7 @@ class CardBook:
         for i, card in enumerate(self._cards):
             self._embed_text(i, card)
         self._own_docs = True  # False while ``_docs`` is shared with another book
+        self._pivot = self._build_pivot()
         # Each card's indexed length, kept as clues are learned: every amount is a multiple
         # of 0.5, so these sums are exact in any order (the same as summing the index again).
         self._lengths = [0.0] * len(self._cards)
@@ -249,6 +264,7 @@ class CardBook:
         book._concepts = self._concepts  # never changed after building
         book._vectors = self._vectors
         book._docs, book._seen = self._docs, self._seen
+        book._pivot = self._pivot  # never changed after building
         book._own_docs = self._own_docs = False
         book._lengths = list(self._lengths)
         book._touched, book._stale = set(), False
@@ -319,6 +335,13 @@ class CardBook:
                     )
                     if v is not None:
                         docs[i, k] = v
+
+    def _build_pivot(self) -> Pivot | None:
+        """What each card's picture shows, in all its languages, as the pivot reads it (None
+        without vectors)."""
+        if self._vectors is None:
+            return None
+        return Pivot(self._vectors, [_words_of(card, SEEN_FIELDS) for card in self._cards])
 
     def _embed_clues(self, i: int) -> None:
         """The last row of the card's text vectors: its learned clues, together."""
@@ -481,7 +504,13 @@ class CardBook:
                 else:
                     docs = self._docs if reading.learned else self._docs[:, : len(LANGS)]
                 meaning = reading.semantic * np.maximum((docs @ q).max(axis=1), 0.0)
-                meaning.flags.writeable = False
+        if reading.pivot > 0 and n and self._pivot is not None:
+            pivot = self._pivot.clue(clue, n)
+            if pivot is not None:
+                pivot *= reading.pivot
+                meaning = pivot if meaning is None else meaning + pivot
+        if meaning is not None:
+            meaning.flags.writeable = False
         return _PhraseRead(n, reads, meaning)
 
     def _word_read(self, word: str, reading: Reading, reading_key: tuple[object, ...]) -> _WordRead:

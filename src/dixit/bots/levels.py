@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from .base import Bot
-from .cardbook import FULL, LITERAL, CardBook, Reading
+from .cardbook import FULL, LITERAL, SEEN, CardBook, Reading
 from .players import People, ReadingBot, Skill, nobody
 from .random_bot import RandomBot
 from .text import LANGS
@@ -13,6 +14,12 @@ from .text import LANGS
 LEVELS = ("random", "easy", "medium", "strong")
 
 MEDIUM_READING = Reading(FULL.weights, semantic=0.5)
+# The strong listener also reads each clue word against what the pictures show in all six
+# languages at once (pivot.py): the same clue in another language ranks the cards more alike.
+# Its storyteller predicts the computer listeners with the same pivot (#27, docs/ai.md).
+PIVOT = 1.0
+STRONG_READING = replace(FULL, pivot=PIVOT)
+STRONG_PREDICTS = replace(SEEN, pivot=PIVOT)
 
 # Mean rating of each kind of clue by the picture-only panel, rounds 1 and 2 (320 rounds,
 # docs/clue-panel/): sayings and titles that hang on a detail rate best, plain things worst.
@@ -38,7 +45,7 @@ SKILLS: dict[str, Skill] = {
         kind_taste=kind_taste(0.05),
     ),
     "strong": Skill(
-        FULL,
+        STRONG_READING,
         vote_noise=0.04,
         decoy_noise=0.0,
         tell_cards=7,
@@ -46,6 +53,7 @@ SKILLS: dict[str, Skill] = {
         tables=32,
         model_noise=0.05,
         adapts=True,
+        predicts_with=STRONG_PREDICTS,
         taste=0.1,
         kind_taste=kind_taste(0.1),
     ),

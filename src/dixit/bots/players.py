@@ -7,8 +7,9 @@ what the card shows, never a clue already said in the game or told for that card
 scores each by simulating the other players over plausible tables: the other cards on the table
 are drawn from the deck minus what it can see (its hand and the cards already played), each
 other player brings the card of a random hand that best fits the clue, and each listener votes
-by a noisy reading of *what the pictures show* (:data:`~dixit.bots.cardbook.SEEN`: not the
-bank, not the themes: what a person at the table has to go on). It keeps the clue whose chance
+by a noisy reading of *what the pictures show* (the skill's ``predicts_with``: not the bank, not
+the themes: what a person at the table has to go on; a person as the picture-only panel's
+raters did, a computer as computer listeners read). It keeps the clue whose chance
 that some but not all find the card is highest, minus a cost for a clue that mostly describes
 the picture, plus the level's leaning towards the kinds of clue people rate higher (a better
 storyteller prefers a saying or an idea to a plain "thing"), with a nudge towards a kind of
@@ -194,7 +195,8 @@ class Skill:
     tables: int  # simulated tables per candidate (0: no simulation, a candidate at random)
     model_noise: float = 0.12  # how noisily it expects the others to read
     adapts: bool = False  # reads the other players' past votes to judge how well they read
-    predicts_with: Reading = SEEN  # how it expects the others to read (what the pictures show)
+    predicts_with: Reading = SEEN  # how it expects computer listeners to read (what the
+    # pictures show; a person is read with SEEN, the reading the person model was fitted on)
     kind_taste: Mapping[str, float] = field(default_factory=dict)  # leaning per kind of clue
     taste: float = 0.0  # spread of its own lasting leaning towards each card when it votes
 
@@ -486,12 +488,18 @@ class ReadingBot:
             p = p + np.where(own[None], 0.0, firsts * seconds).sum(axis=2)
             chance = min(1.0, 2.0 / choices)
         if people is not None and people.any():
-            anchor = candidate.anchor or candidate.clue
-            shows = self.book.fit_all(anchor, skill.predicts_with)[at]
+            # The person model reads as it was fitted: what the pictures show, clue words in
+            # the clue's language (SEEN), whatever reading predicts the computers.
             decoy_ids = np.take_along_axis(draws, order, axis=2)  # (tables, others, per_player)
-            prior = PICTURE_READER.prior(candidate.clue, candidate.kind)
+            said = (mine, decoys)
+            if skill.predicts_with != SEEN:
+                seen = self.book.fit_all(candidate.clue, SEEN)[at]
+                seen = seen / max(float(seen.max()), 1e-9)
+                said = (float(seen[0]), seen[1:][decoy_ids])
+            shows = self.book.fit_all(candidate.anchor or candidate.clue, SEEN)[at]
             shown = (float(shows[0]), shows[1:][decoy_ids])
-            person = picture_readers((mine, decoys), shown, votes, prior)
+            prior = PICTURE_READER.prior(candidate.clue, candidate.kind)
+            person = picture_readers(said, shown, votes, prior)
             p = np.where(people[None, :], person, p)
             # The person model is fitted on what people did, their misses included: a person's
             # record is not held against the computer listeners' accuracy.
