@@ -49,10 +49,13 @@ def _source(book: CardBook, card: str, clue: str, lang: str) -> tuple[str, str]:
 def tables(
     decks: dict[str, list[dict[str, Any]]], games: int, seed: int,
     edition: str = "classic", players: int = PLAYERS, langs: tuple[str, ...] = LANGS,
+    only_decks: set[str] | None = None,
 ) -> dict[str, Any]:  # fmt: skip
     out: dict[str, Any] = {}
     names = [f"p{i + 1}" for i in range(players)]
     for slug, cards in illustrated(decks).items():
+        if only_decks and slug not in only_decks:
+            continue
         book = CardBook.from_cards(cards)
         deck = [c["id"] for c in cards]
         per_lang: dict[str, Any] = {}
@@ -137,12 +140,18 @@ def main() -> int:
     parser.add_argument("--lineups", type=int, default=5)
     parser.add_argument("--edition", default="classic", help="tables: the rules' edition")
     parser.add_argument("--players", type=int, default=PLAYERS, help="tables: players a game")
+    parser.add_argument("--langs", default=",".join(LANGS), help="tables: comma-separated")
+    parser.add_argument("--decks", default="", help="tables: comma-separated slugs (default all)")
     args = parser.parse_args()
     decks = load_decks(None)
     only = set(args.only.split(","))
     out: dict[str, Any] = {}
     if "tables" in only:
-        out["tables"] = tables(decks, args.games, args.seed, args.edition, args.players)
+        langs = tuple(args.langs.split(","))
+        only_decks = set(filter(None, args.decks.split(",")))
+        out["tables"] = tables(
+            decks, args.games, args.seed, args.edition, args.players, langs, only_decks
+        )
     if "agreement" in only and args.parallel.is_file():
         out["agreement"] = agreement(decks, read_clues([args.parallel]), args.lineups, args.seed)
     print(json.dumps(out, indent=1, ensure_ascii=False))
