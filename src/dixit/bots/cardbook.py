@@ -75,6 +75,13 @@ class Reading:
         key = (weights, self.concepts, self.learned, self.semantic, self.seen_only, self.pivot)
         return _READING_KEYS.setdefault(key, key)
 
+    @property
+    def words_key(self) -> tuple[object, ...]:
+        """The part of :attr:`key` that reading a word's matches depends on (readings that
+        differ only in their meaning share what they read of each word)."""
+        key = (tuple(sorted(self.weights.items())), self.concepts, self.learned)
+        return _READING_KEYS.setdefault(key, key)
+
 
 _READING_KEYS: dict[tuple[object, ...], tuple[object, ...]] = {}
 
@@ -476,7 +483,7 @@ class CardBook:
         shared = not reading.learned
         phrase = self._phrases.get(key) if shared else None
         if phrase is None or not phrase.holds(self._index, len(self._cards)):
-            phrase = self._read(clue, reading, key[1])
+            phrase = self._read(clue, reading)
             if shared and not self._stale:  # not while it learns (a move on another thread)
                 if len(self._phrases) >= PHRASES_KEPT:
                     self._phrases.clear()
@@ -491,10 +498,11 @@ class CardBook:
         self._fits[key] = out
         return out
 
-    def _read(self, clue: str, reading: Reading, reading_key: tuple[object, ...]) -> _PhraseRead:
+    def _read(self, clue: str, reading: Reading) -> _PhraseRead:
         """:meth:`fit_all`'s parts: the words' reads, and the meaning."""
         n = len(self._cards)
-        reads = tuple(self._word_read(word, reading, reading_key) for word in content_words(clue))
+        words_key = reading.words_key
+        reads = tuple(self._word_read(word, reading, words_key) for word in content_words(clue))
         meaning = None
         if reading.semantic > 0 and n:
             q = self.vector(clue)
@@ -513,15 +521,15 @@ class CardBook:
             meaning.flags.writeable = False
         return _PhraseRead(n, reads, meaning)
 
-    def _word_read(self, word: str, reading: Reading, reading_key: tuple[object, ...]) -> _WordRead:
+    def _word_read(self, word: str, reading: Reading, words_key: tuple[object, ...]) -> _WordRead:
         """What ``word`` scores on the cards it reaches: on each, the best of the word's forms
         the card has (read once for the book and its copies while it holds; see _WordRead)."""
         n = len(self._cards)
-        read = self._words.get((word, reading_key))
+        read = self._words.get((word, words_key))
         if read is not None and read.holds(self._index, n):
             return read
         shares = self._forms_of(word, reading.concepts)
-        postings = self._postings.setdefault(reading_key, {})
+        postings = self._postings.setdefault(words_key, {})
         best: dict[int, float] = {}  # plain Python: a word's forms reach a few cards each
         for f, share in shares.items():
             for i, value in self._posted(f, reading, postings):
@@ -536,7 +544,7 @@ class CardBook:
         if not self._stale:  # as in fit_all
             if len(self._words) >= WORDS_KEPT:
                 self._words.clear()
-            self._words[(word, reading_key)] = read
+            self._words[(word, words_key)] = read
         return read
 
     def _posted(
