@@ -56,6 +56,8 @@ def score(folder: Path, lang: str) -> tuple[dict[str, Any], list[list[str]]] | N
         kind = k["kind"] if k["source"] == "bank" else "text"
         by_kind[kind].append(a["rating"])
         source = f"bank: {k['kind']}" if k["source"] == "bank" else "text"
+        if "variant" in k:  # a blind A/B round (clue_panel_mix.py)
+            source += f", {k['variant']}"
         note = str(a.get("note", "")).replace("|", "/")
         rows.append([str(len(rows) + 1), k["clue"], source, names.get(k["storyteller_card"], "?"),
                      str(k["position"]), str(a["guess"]), str(a["rating"]), note])  # fmt: skip
