@@ -29,7 +29,7 @@ import math
 import operator
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
@@ -84,6 +84,15 @@ class Reading:
 
 
 _READING_KEYS: dict[tuple[object, ...], tuple[object, ...]] = {}
+_WITHOUT_PIVOT: dict[tuple[object, ...], Reading] = {}
+
+
+def _without_pivot(reading: Reading) -> Reading:
+    """The reading less its pivot (one object per reading)."""
+    found = _WITHOUT_PIVOT.get(reading.key)
+    if found is None:
+        found = _WITHOUT_PIVOT.setdefault(reading.key, replace(reading, pivot=0.0))
+    return found
 
 
 FULL = Reading(
@@ -478,6 +487,13 @@ class CardBook:
         found = self._fits.get(key)
         if found is not None:
             return found
+        if reading.pivot > 0:  # the same reading without it, read once for both
+            out = self.fit_all(clue, _without_pivot(reading))
+            pivot = self._pivot.clue(clue, len(self._cards)) if self._pivot else None
+            if pivot is not None:
+                out = out + reading.pivot * pivot
+            self._fits[key] = out
+            return out
         # A reading of learned clues reads their vectors, which change in place as a book
         # learns: its phrases are read anew by each book.
         shared = not reading.learned
@@ -512,11 +528,6 @@ class CardBook:
                 else:
                     docs = self._docs if reading.learned else self._docs[:, : len(LANGS)]
                 meaning = reading.semantic * np.maximum((docs @ q).max(axis=1), 0.0)
-        if reading.pivot > 0 and n and self._pivot is not None:
-            pivot = self._pivot.clue(clue, n)
-            if pivot is not None:
-                pivot *= reading.pivot
-                meaning = pivot if meaning is None else meaning + pivot
         if meaning is not None:
             meaning.flags.writeable = False
         return _PhraseRead(n, reads, meaning)
