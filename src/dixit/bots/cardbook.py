@@ -492,8 +492,7 @@ class CardBook:
             pivot = self._pivot.clue(clue, len(self._cards)) if self._pivot else None
             if pivot is not None:
                 out = out + reading.pivot * pivot
-            self._fits[key] = out
-            return out
+            return self._keep_fit(key, out)
         # A reading of learned clues reads their vectors, which change in place as a book
         # learns: its phrases are read anew by each book.
         shared = not reading.learned
@@ -509,10 +508,15 @@ class CardBook:
         out = words / (words + WORDS_HALF)
         if phrase.meaning is not None:
             out += phrase.meaning
+        return self._keep_fit(key, out)
+
+    def _keep_fit(
+        self, key: tuple[str, tuple[object, ...]], fits: npt.NDArray[np.float64]
+    ) -> npt.NDArray[np.float64]:
         if len(self._fits) >= FIT_CACHE:
             self._fits.clear()
-        self._fits[key] = out
-        return out
+        self._fits[key] = fits
+        return fits
 
     def _read(self, clue: str, reading: Reading) -> _PhraseRead:
         """:meth:`fit_all`'s parts: the words' reads, and the meaning."""
