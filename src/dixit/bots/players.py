@@ -101,13 +101,14 @@ PICTURE_READER = PictureReader(
     kinds={"feeling": -0.35, "thing": 0.94},
 )  # fmt: skip
 # Facing people, a leaning per kind of clue (against a saying) and against a clue of at most
-# SHORT_CLUE words: 0.3 per point of rating the panel gave less at an equal chance of finding
+# SHORT_CLUE words: 0.6 per point of rating the panel gave less at an equal chance of finding
 # the card (rounds 1-4, tools/clue_panel_fit.py), times the share of the other seats that are
-# people. On top of the level's kind_taste, which leans the same way at every table. 0.3
-# rather than 0.1: rated higher in all six languages in a blind A/B round (round 6, docs/ai.md).
+# people. On top of the level's kind_taste, which leans the same way at every table. 0.6
+# rather than 0.3 (round 9) and 0.3 rather than 0.1 (round 6): each rated higher in a blind
+# A/B round of the panel (docs/ai.md), the card found no more often.
 SHORT_CLUE = 2
-PEOPLE_TASTE = {"idea": -0.048, "feeling": -0.081, "situation": -0.081, "thing": -0.276}
-PEOPLE_SHORT = -0.09
+PEOPLE_TASTE = {"idea": -0.096, "feeling": -0.162, "situation": -0.162, "thing": -0.552}
+PEOPLE_SHORT = -0.18
 
 People = Callable[[], AbstractSet[str]]
 
