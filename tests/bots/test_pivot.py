@@ -20,7 +20,7 @@ TABLE = np.array(
 @pytest.fixture
 def pivot() -> Pivot:
     vectors = WordVectors(WORDS, TABLE)
-    return Pivot(vectors, [["mare"], ["montagna"], ["unknownword"]])
+    return Pivot(vectors, lambda: [["mare"], ["montagna"], ["unknownword"]])
 
 
 def test_a_word_reaches_the_card_that_shows_it_in_another_language(pivot: Pivot) -> None:

@@ -354,10 +354,11 @@ class CardBook:
 
     def _build_pivot(self) -> Pivot | None:
         """What each card's picture shows, in all its languages, as the pivot reads it (None
-        without vectors)."""
+        without vectors; its words are gathered on its first read)."""
         if self._vectors is None:
             return None
-        return Pivot(self._vectors, [_words_of(card, SEEN_FIELDS) for card in self._cards])
+        cards = list(self._cards)  # as built: a card that joins later scores 0 on the pivot
+        return Pivot(self._vectors, lambda: [_words_of(card, SEEN_FIELDS) for card in cards])
 
     def _embed_clues(self, i: int) -> None:
         """The last row of the card's text vectors: its learned clues, together."""
