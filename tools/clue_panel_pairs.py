@@ -6,7 +6,8 @@ and its replacement (B), each on a table of its own, shuffled together into one 
 game would lay it: four listeners, each with a hand of six other cards of the deck, each lays
 the card that best fits the clue by what its picture shows (the strong storyteller's reading of
 the computers, ``STRONG_PREDICTS``); the card and the four are shuffled. The folder holds
-``rounds.jsonl`` and ``round-NNN.png`` as ``tools/clue_panel.py`` writes them; the key
+``rounds.jsonl`` and ``round-NNN.png`` as ``tools/clue_panel.py`` writes them (``--deck`` may
+name several decks, comma-separated: each table is laid from its card's own deck); the key
 (``<out>-key.json``) gives each round's ``variant``, for ``tools/clue_panel_ab.py``.
 
     .venv/bin/python tools/clue_panel_pairs.py --lang it --edits /tmp/it.json --out /tmp/r12/it
@@ -39,12 +40,14 @@ def lay_table(
     book: CardBook, card: str, clue: str, deck: list[str], rng: random.Random
 ) -> list[str]:
     """The card and the four cards listeners with random hands lay for ``clue``, shuffled."""
-    others = rng.sample([c for c in deck if c != card], LISTENERS * HAND)
+    rest = [c for c in deck if c != card]
+    size = min(HAND, len(rest) // LISTENERS)  # a small deck deals smaller hands
+    others = rng.sample(rest, LISTENERS * size)
     table = [card]
     for k in range(LISTENERS):
-        hand = others[k * HAND : (k + 1) * HAND]
+        hand = others[k * size : (k + 1) * size]
         fits = book.fit(clue, hand, STRONG_PREDICTS)
-        table.append(hand[max(range(HAND), key=fits.__getitem__)])
+        table.append(hand[max(range(size), key=fits.__getitem__)])
     rng.shuffle(table)
     return table
 
@@ -53,13 +56,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lang", required=True)
     parser.add_argument("--edits", type=Path, required=True)
-    parser.add_argument("--deck", default="golden-tales")
+    parser.add_argument("--deck", default="golden-tales", help="slugs, comma-separated")
     parser.add_argument("--seed", type=int, default=12)
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
-    cards = load_decks(None)[args.deck]
+    decks = load_decks(None)
+    slugs = args.deck.split(",")
+    cards = [c for slug in slugs for c in decks[slug]]
     book = CardBook.from_cards(cards)
-    deck = [c["id"] for c in cards]
+    deck_of = {c["id"]: slug for slug in slugs for c in decks[slug]}
     bank = {c["id"]: c.get("bank", {}).get(args.lang, []) for c in cards}
     rng = random.Random(f"{args.seed}/{args.lang}")
     edits: dict[str, Any] = json.loads(args.edits.read_text("utf-8"))
@@ -72,12 +77,12 @@ def main() -> int:
             told.append(("B", card, added["clue"], added["kind"], added["anchor"]))
     rng.shuffle(told)
     args.out.mkdir(parents=True, exist_ok=True)
-    folder = builtin_root() / args.deck
     lines, key = [], {}
     for n, (variant, card, clue, kind, anchor) in enumerate(told, start=1):
+        deck = [c for c, slug in deck_of.items() if slug == deck_of[card]]
         table = lay_table(book, card, clue, deck, rng)
         name = f"round-{n:03d}.png"
-        table_image(folder, table).save(args.out / name)
+        table_image(builtin_root() / deck_of[card], table).save(args.out / name)
         lines.append({"round": n, "lang": args.lang, "clue": clue, "image": name})
         key[name] = {"clue": clue, "storyteller_card": card, "position": table.index(card) + 1,
                      "table": table, "kind": kind, "anchor": anchor, "variant": variant,

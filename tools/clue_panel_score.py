@@ -51,8 +51,8 @@ def score(folder: Path, lang: str) -> tuple[dict[str, Any], list[list[str]]] | N
         a = answers[str(int(image.removeprefix("round-").removesuffix(".png")))]
         ratings.append(a["rating"])
         found += a["guess"] == k["position"]
-        bot_on += k["bot_votes_on_it"]
-        bot_all += k["bot_votes"]
+        bot_on += k.get("bot_votes_on_it", 0)  # none in a round of clue pairs (no game)
+        bot_all += k.get("bot_votes", 0)
         kind = k["kind"] if k["source"] == "bank" else "text"
         by_kind[kind].append(a["rating"])
         source = f"bank: {k['kind']}" if k["source"] == "bank" else "text"
@@ -68,7 +68,7 @@ def score(folder: Path, lang: str) -> tuple[dict[str, Any], list[list[str]]] | N
         "rated_4_5": round(sum(r >= 4 for r in ratings) / n, 2),
         "rated_1": round(sum(r == 1 for r in ratings) / n, 2),
         "found": round(found / n, 2),
-        "bot_votes_on_it": round(bot_on / max(bot_all, 1), 2),
+        "bot_votes_on_it": round(bot_on / bot_all, 2) if bot_all else None,
         "by_kind": {k: [len(v), round(sum(v) / len(v), 2)] for k, v in sorted(by_kind.items())},
     }
     return figures, rows
