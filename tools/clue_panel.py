@@ -21,6 +21,7 @@ import json
 import random
 import sys
 from pathlib import Path
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -52,6 +53,17 @@ def table_image(folder: Path, table: list[str]) -> Image.Image:
         x = GAP + n * (CARD[0] + GAP) + CARD[0] // 2 - 8
         draw.text((x, CARD[1] + GAP + 4), str(n + 1), fill="black", font=font)
     return sheet
+
+
+def write_folder(out: Path, lines: list[dict[str, object]], key: dict[str, Any]) -> Path:
+    """Write a round's ``rounds.jsonl`` (what the rater sees) into ``out`` and its key beside
+    the folder (``<out>-key.json``, what the rater must not see); return the key's path."""
+    (out / "rounds.jsonl").write_text(
+        "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines), "utf-8"
+    )
+    key_file = out.parent / f"{out.name}-key.json"
+    key_file.write_text(json.dumps(key, indent=1, ensure_ascii=False) + "\n", "utf-8")
+    return key_file
 
 
 def main() -> int:
@@ -110,11 +122,7 @@ def main() -> int:
                 "storyteller_expected": "computers" if args.computers else "people",
                 "game_seed": seed,
             }
-    (args.out / "rounds.jsonl").write_text(
-        "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines), "utf-8"
-    )
-    key_file = args.out.parent / f"{args.out.name}-key.json"
-    key_file.write_text(json.dumps(key, indent=1, ensure_ascii=False) + "\n", "utf-8")
+    key_file = write_folder(args.out, lines, key)
     print(f"{len(lines)} rounds from {game} games in {args.out}; key in {key_file}")
     return 0
 

@@ -8,7 +8,8 @@ the card that best fits the clue by what its picture shows (the strong storytell
 the computers, ``STRONG_PREDICTS``); the card and the four are shuffled. The folder holds
 ``rounds.jsonl`` and ``round-NNN.png`` as ``tools/clue_panel.py`` writes them (``--deck`` may
 name several decks, comma-separated: each table is laid from its card's own deck); the key
-(``<out>-key.json``) gives each round's ``variant``, for ``tools/clue_panel_ab.py``.
+(``<out>-key.json``) gives each round's ``variant``, for ``tools/clue_panel_ab.py``. Run it
+before the edits are merged: an old clue's kind and anchor are read from the bank.
 
     .venv/bin/python tools/clue_panel_pairs.py --lang it --edits /tmp/it.json --out /tmp/r12/it
 """
@@ -22,7 +23,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from clue_panel import table_image  # tools/, the script's folder
+from clue_panel import table_image, write_folder  # tools/, the script's folder
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
@@ -87,11 +88,7 @@ def main() -> int:
         key[name] = {"clue": clue, "storyteller_card": card, "position": table.index(card) + 1,
                      "table": table, "kind": kind, "anchor": anchor, "variant": variant,
                      "source": "bank"}  # fmt: skip
-    (args.out / "rounds.jsonl").write_text(
-        "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines), "utf-8"
-    )
-    key_file = args.out.parent / f"{args.out.name}-key.json"
-    key_file.write_text(json.dumps(key, indent=1, ensure_ascii=False) + "\n", "utf-8")
+    key_file = write_folder(args.out, lines, key)
     print(f"{len(lines)} rounds in {args.out}; key in {key_file}")
     return 0
 
