@@ -66,6 +66,7 @@ def main() -> int:
     cards = [c for slug in slugs for c in decks[slug]]
     book = CardBook.from_cards(cards)
     deck_of = {c["id"]: slug for slug in slugs for c in decks[slug]}
+    ids = {slug: [c["id"] for c in decks[slug]] for slug in slugs}
     bank = {c["id"]: c.get("bank", {}).get(args.lang, []) for c in cards}
     rng = random.Random(f"{args.seed}/{args.lang}")
     edits: dict[str, Any] = json.loads(args.edits.read_text("utf-8"))
@@ -80,8 +81,7 @@ def main() -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     lines, key = [], {}
     for n, (variant, card, clue, kind, anchor) in enumerate(told, start=1):
-        deck = [c for c, slug in deck_of.items() if slug == deck_of[card]]
-        table = lay_table(book, card, clue, deck, rng)
+        table = lay_table(book, card, clue, ids[deck_of[card]], rng)
         name = f"round-{n:03d}.png"
         table_image(builtin_root() / deck_of[card], table).save(args.out / name)
         lines.append({"round": n, "lang": args.lang, "clue": clue, "image": name})

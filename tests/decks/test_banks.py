@@ -39,13 +39,10 @@ def test_every_card_of_every_builtin_deck_has_its_bank(slug: str) -> None:
                 assert 0 < len(c["clue"]) <= MAX_CLUE and c["anchor"].strip(), (card, lang, c)
 
 
-def test_each_clue_of_the_recommended_deck_belongs_to_one_card() -> None:
+def test_each_clue_of_the_recommended_deck_belongs_to_one_card(tmp_path: Path) -> None:
     """A clue hangs on one picture: in the deck a room deals by default, no clue (as compared
     for repeats) is in the bank of two cards in any language."""
-    recommended = [
-        slug for slug in DECKS
-        if json.loads((builtin_root() / slug / "deck.json").read_text("utf-8")).get("recommended")
-    ]  # fmt: skip
+    recommended = DeckLibrary(tmp_path).default_slugs()
     assert recommended
     for slug in recommended:
         bank = json.loads((builtin_root() / slug / CLUE_BANK).read_text("utf-8"))["cards"]

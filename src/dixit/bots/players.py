@@ -108,7 +108,7 @@ PICTURE_READER = PictureReader(
 # A/B round of the panel (docs/ai.md), the card found no more often. None against a feeling or
 # an idea since the banks' flat mood labels were rewritten (rounds 12-13; round 14: no loss).
 SHORT_CLUE = 2
-PEOPLE_TASTE = {"idea": 0.0, "feeling": 0.0, "situation": -0.162, "thing": -0.552}
+PEOPLE_TASTE = {"situation": -0.162, "thing": -0.552}
 PEOPLE_SHORT = -0.18
 
 People = Callable[[], AbstractSet[str]]
